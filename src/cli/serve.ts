@@ -1,0 +1,95 @@
+import { Command, InvalidArgumentError, Option } from 'commander'
+import pino from 'pino'
+import { readEnv } from '../config.js'
+import { buildSandbox } from '../sandbox.js'
+import { isLoopback, listen } from '../runtime/listen.js'
+import { randomIds } from '../runtime/ids.js'
+import { renderBanner } from './banner.js'
+import type { BannerInfo } from './banner.js'
+
+/** `adops-sandbox serve`: both hosts on one state, until Ctrl-C. */
+export function serveCommand(): Command {
+  const env = readEnv()
+  return new Command('serve')
+    .description('start the sandbox: base host (dispatcher, keys, control plane) and api host (/v1)')
+    .addOption(new Option('--host <host>', 'interface to bind').default(env.host ?? '127.0.0.1').env('SANDBOX_HOST'))
+    .addOption(new Option('--port <port>', 'base host port (0 = ephemeral)').default(env.port ?? '4010').argParser(port).env('SANDBOX_PORT'))
+    .addOption(new Option('--api-port <port>', 'api host port (0 = ephemeral)').default(env.apiPort ?? '4011').argParser(port).env('SANDBOX_API_PORT'))
+    .addOption(new Option('--state <file|memory>', 'state file, or memory').default(env.state ?? '.sandbox/state.json').env('SANDBOX_STATE'))
+    .addOption(new Option('--world <name|path>', 'world to load into a new state').default(env.world ?? 'default').env('SANDBOX_WORLD'))
+    .addOption(new Option('--seed <n>', 'faker seed (overrides the world\'s)').argParser(integer).env('SANDBOX_SEED'))
+    .addOption(new Option('--admin-token <token>', 'require X-Sandbox-Admin on /_sandbox').env('SANDBOX_ADMIN_TOKEN'))
+    .addOption(new Option('--journal-limit <n>', 'exchanges kept in the request journal').default(10_000).argParser(integer))
+    .addOption(new Option('--journal-file <file>', 'also append the journal as JSONL').env('SANDBOX_JOURNAL_FILE'))
+    .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
+    .option('--json', 'print the start-up banner as one JSON line')
+    .action(runServe)
+}
+
+interface ServeFlags {
+  host: string
+  port: string | number
+  apiPort: string | number
+  state: string
+  world: string
+  seed?: number
+  adminToken?: string
+  journalLimit: number
+  journalFile?: string
+  logLevel: string
+  json?: boolean
+}
+
+async function runServe(flags: ServeFlags): Promise<void> {
+  if (!isLoopback(flags.host) && !flags.adminToken) {
+    fail(`Refusing to bind ${flags.host} without an admin token: anyone on the network could reset the world or mint keys. Pass --admin-token <token> (or SANDBOX_ADMIN_TOKEN), or bind 127.0.0.1.`)
+  }
+  const logger = pino({ level: flags.logLevel }, pino.destination(2))
+  const sandbox = await buildSandbox({
+    state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
+    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger, ids: randomIds(),
+  }).catch((error: Error) => fail(error.message))
+  const base = await listen(sandbox.baseApp, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
+  const api = await listen(sandbox.apiApp, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
+  sandbox.ctx.urls = { base: base.url, api: api.url }
+  const meta = sandbox.ctx.deps.store.meta()
+  const info: BannerInfo = {
+    base_url: base.url, api_url: api.url, state: flags.state === 'memory' ? 'memory' : flags.state,
+    resumed: sandbox.resumed, world: meta.world, seed: meta.seed, admin_token: Boolean(flags.adminToken),
+    keys: sandbox.ctx.worlds.keys().map(({ value: _value, ...k }) => k),
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify(info)}\n` : renderBanner(info))
+  let stopping = false
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    await Promise.all([base.close(), api.close()])
+    await sandbox.close()
+    logger.info('state flushed; bye')
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+function portMessage(error: NodeJS.ErrnoException, port: string | number, flag: string): string {
+  if (error.code === 'EADDRINUSE') return `Port ${port} is already in use. Stop the other process, or pass ${flag} 0 for a free port.`
+  return error.message
+}
+
+function fail(message: string): never {
+  process.stderr.write(`adops-sandbox: ${message}\n`)
+  process.exit(2)
+}
+
+function port(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535')
+  return n
+}
+
+function integer(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n)) throw new InvalidArgumentError('must be an integer')
+  return n
+}

@@ -1,0 +1,77 @@
+import type { WorldKey } from '../domain/world.js'
+import type { JournalEntry, JournalQuery } from '../http/journal.js'
+
+/** A control-plane call that the sandbox refused; carries the `{error, code}` body. */
+export class ControlError extends Error {
+  readonly status: number
+  readonly code: string | undefined
+  readonly body: unknown
+
+  constructor(status: number, body: unknown) {
+    const b = body as { error?: string; code?: string } | null
+    super(`control plane answered ${status}: ${b?.error ?? JSON.stringify(body)}`)
+    this.status = status
+    this.code = b?.code
+    this.body = body
+  }
+}
+
+/**
+ * A typed client for `/_sandbox` (DESIGN "Control plane"), usable in-process or against a running
+ * sandbox. Every method is one HTTP call, so it behaves exactly like curl would.
+ */
+export class ControlClient {
+  readonly #base: string
+  readonly #token: string | null
+
+  constructor(baseUrl: string, adminToken: string | null = null) {
+    this.#base = `${baseUrl.replace(/\/$/, '')}/_sandbox`
+    this.#token = adminToken
+  }
+
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = {}
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (this.#token) headers['x-sandbox-admin'] = this.#token
+    const res = await fetch(`${this.#base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const text = await res.text()
+    const parsed = text ? JSON.parse(text) : null
+    if (!res.ok) throw new ControlError(res.status, parsed)
+    return parsed as T
+  }
+
+  reset(world?: string, seed?: number): Promise<{ world: string; seed: number; keys: WorldKey[] }> {
+    return this.request('POST', '/reset', { ...(world ? { world } : {}), ...(seed === undefined ? {} : { seed }) })
+  }
+
+  clock(): Promise<{ now: string; frozen: boolean; offset_ms: number }> {
+    return this.request('GET', '/clock')
+  }
+
+  /** Advances sandbox time by a duration such as `31m` or `72h`. */
+  advanceClock(duration: string | number): Promise<{ now: string; frozen: boolean; offset_ms: number }> {
+    return this.request('POST', '/clock', { advance: duration })
+  }
+
+  setClock(at: string): Promise<{ now: string }> {
+    return this.request('POST', '/clock', { set: at })
+  }
+
+  freezeClock(frozen = true): Promise<{ now: string; frozen: boolean }> {
+    return this.request('POST', '/clock', { freeze: frozen })
+  }
+
+  async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))
+    const page = await this.request<{ entries: JournalEntry[] }>('GET', `/journal${qs.size ? `?${qs}` : ''}`)
+    return page.entries
+  }
+
+  clearJournal(): Promise<unknown> {
+    return this.request('DELETE', '/journal')
+  }
+
+  mintKey(input: { user_id: string; workspace_id?: string | null; scopes: string[]; name?: string; expires_in_days?: number }): Promise<{ id: string; key: string; prefix: string }> {
+    return this.request('POST', '/keys', input)
+  }
+}

@@ -1,0 +1,62 @@
+import type { SandboxOptions } from './sandbox.js'
+import { buildSandbox } from './sandbox.js'
+import { listen } from './runtime/listen.js'
+import { ControlClient } from './client/control-client.js'
+import type { WorldKey } from './domain/world.js'
+
+export interface CreateSandboxOptions extends SandboxOptions {
+  host?: string
+  /** Base host port; 0 (default) picks a free one. */
+  port?: number
+  /** Api host port; 0 (default) picks a free one. */
+  apiPort?: number
+}
+
+export interface RunningSandbox {
+  baseUrl: string
+  apiUrl: string
+  /** World key values by name, e.g. `keys.owner` (fixed by the world file). */
+  readonly keys: Record<string, string>
+  /** The same keys with scopes, pin and prefix. */
+  readonly worldKeys: WorldKey[]
+  control: ControlClient
+  close(): Promise<void>
+}
+
+/**
+ * Starts an in-process sandbox on ephemeral ports (memory state unless `state` is a file): the way
+ * SDK tests and the conformance runner use it.
+ *
+ * @example
+ * const sandbox = await createSandbox()
+ * await fetch(`${sandbox.baseUrl}/api/v1/keys`, { headers: { authorization: `Bearer ${sandbox.keys.owner}` } })
+ * await sandbox.close()
+ */
+export async function createSandbox(options: CreateSandboxOptions = {}): Promise<RunningSandbox> {
+  const sandbox = await buildSandbox(options)
+  const host = options.host ?? '127.0.0.1'
+  const base = await listen(sandbox.baseApp, host, options.port ?? 0)
+  const api = await listen(sandbox.apiApp, host, options.apiPort ?? 0).catch(async (error) => {
+    await base.close()
+    throw error
+  })
+  sandbox.ctx.urls = { base: base.url, api: api.url }
+  return {
+    baseUrl: base.url,
+    apiUrl: api.url,
+    get keys() {
+      return Object.fromEntries(sandbox.ctx.worlds.keys().map((k) => [k.name, k.value]))
+    },
+    get worldKeys() {
+      return sandbox.ctx.worlds.keys()
+    },
+    control: new ControlClient(base.url, options.adminToken ?? null),
+    async close() {
+      await Promise.all([base.close(), api.close()])
+      await sandbox.close()
+    },
+  }
+}
+
+export { buildSandbox }
+export type { SandboxOptions }

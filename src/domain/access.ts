@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto'
+import type { Deps } from './ports.js'
+import type { KeyRecord, User, Workspace } from './model.js'
+import { SandboxError } from './errors.js'
+import { iso } from './durations.js'
+import { requireScope } from './scopes.js'
+
+/** An authenticated key and its user; the workspace is not resolved yet. */
+export interface Caller {
+  key: KeyRecord
+  user: User
+}
+
+/** A caller acting in one workspace, after KEY-10/KEY-11 resolution. */
+export interface Actor extends Caller {
+  workspace: Workspace
+}
+
+export const KEY_PATTERN = /^svc_test_[A-Za-z0-9]{32}$/
+
+export function hashKey(value: string): string {
+  return createHash('sha256').update(value).digest('hex')
+}
+
+/** The 12-character prefix stored and shown instead of the value (KEY-02). */
+export function keyPrefix(value: string): string {
+  return value.slice(0, 12)
+}
+
+/**
+ * Turns a credential value into a caller, or 401 `AUTHENTICATION_REQUIRED` when it is missing,
+ * unknown, revoked (KEY-08) or expired (KEY-09) (AUTH-03).
+ */
+export function authenticate(deps: Deps, value: string | null): Caller {
+  if (!value) throw unauthenticated('no API key was sent')
+  const hash = hashKey(value)
+  const key = deps.store.keys.find((k) => k.hash === hash)
+  if (!key) throw unauthenticated('the API key is not valid')
+  const now = deps.clock.now()
+  if (key.revoked_at) throw unauthenticated('the API key has been revoked')
+  if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthenticated(`the API key expired at ${key.expires_at}`)
+  const user = deps.store.users.get(key.user_id)
+  if (!user) throw unauthenticated('the API key belongs to no user')
+  deps.store.keys.touch(key.id, { last_used_at: iso(now) })
+  return { key, user }
+}
+
+/**
+ * The workspace a key acts in (KEY-10, KEY-11, KEY-12). A pinned key acts only in its workspace
+ * while its user is an active member there; an unpinned key only when its user has exactly one
+ * workspace. Nothing in the request can change the answer.
+ */
+export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
+  const { key, user } = caller
+  const memberships = deps.store.memberships.filter((m) => m.user_id === user.id && m.status === 'active')
+  if (key.workspace_id) {
+    const workspace = deps.store.workspaces.get(key.workspace_id)
+    const member = memberships.some((m) => m.workspace_id === key.workspace_id)
+    if (!workspace || !member) throw new SandboxError('WORKSPACE_ACCESS_DENIED', { workspace_id: key.workspace_id })
+    return { ...caller, workspace }
+  }
+  const workspaces = memberships.map((m) => deps.store.workspaces.get(m.workspace_id)).filter(isDefined)
+  if (workspaces.length !== 1) {
+    throw new SandboxError('WORKSPACE_SCOPE_REQUIRED', { workspaces: workspaces.length })
+  }
+  return { ...caller, workspace: workspaces[0] }
+}
+
+/** Authorize: the scope first, then the workspace (house order). */
+export function authorize(deps: Deps, caller: Caller, scope: string | null): Actor {
+  if (scope) requireScope(caller.key.scopes, scope)
+  return resolveWorkspace(deps, caller)
+}
+
+function unauthenticated(detail: string): SandboxError {
+  return new SandboxError('AUTHENTICATION_REQUIRED', { detail })
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined
+}

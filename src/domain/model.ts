@@ -1,0 +1,193 @@
+/** Record shapes of the sandbox state. Times are ISO-8601 strings of sandbox time. */
+
+export interface User {
+  id: string
+  email: string
+  name: string
+  created_at: string
+}
+
+/** Monetary/credit settings of a workspace (ERR-02). */
+export interface Credits {
+  balance: number
+  payment_method: boolean
+}
+
+/** A token bucket: `capacity` requests, refilled at `refill_per_second` (ERR-03, ERR-04). */
+export interface Bucket {
+  capacity: number
+  refill_per_second: number
+}
+
+export interface RateLimits {
+  per_key: Bucket | null
+  per_workspace: Bucket | null
+}
+
+/** Operation classes of write scripts; the gate decides per class (GATE-03). */
+export const OPERATIONS = ['read', 'pause', 'budget', 'enable', 'remove', 'creative', 'create', 'audience'] as const
+export type Operation = (typeof OPERATIONS)[number]
+
+export interface OperatingHours {
+  timezone: string
+  days: string[]
+  start: string
+  end: string
+}
+
+/** The workspace safety policy (GATE-01..03 and the sandbox decisions in RULES.md). */
+export interface Policy {
+  hold: Operation[]
+  block_tools: string[]
+  operating_hours: OperatingHours | null
+  limits: { max_daily_budget: number | null; max_budget_increase_pct: number | null }
+  hold_budget_increase_pct: number | null
+  review_ttl_hours: number
+}
+
+export interface Workspace {
+  id: string
+  name: string
+  owner_user_id: string
+  parent_id: string | null
+  created_at: string
+  credits: Credits
+  policy: Policy
+  rate_limits: RateLimits
+}
+
+export type Role = 'owner' | 'admin' | 'member'
+
+export interface Membership {
+  id: string
+  user_id: string
+  workspace_id: string
+  role: Role
+  status: 'active' | 'removed'
+  created_at: string
+  removed_at: string | null
+}
+
+/** A key as stored: hash and prefix only, never the value (KEY-02, sandbox decision). */
+export interface KeyRecord {
+  id: string
+  name: string
+  hash: string
+  prefix: string
+  scopes: string[]
+  user_id: string
+  workspace_id: string | null
+  parent_key_id: string | null
+  created_at: string
+  expires_at: string | null
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export interface Connection {
+  id: string
+  workspace_id: string
+  platform: string
+  account_id: string
+  account_name: string
+  currency: string
+  status: 'active' | 'disconnected'
+  created_at: string
+  source: 'world' | 'connect_link'
+}
+
+export type CampaignStatus = 'ENABLED' | 'PAUSED' | 'REMOVED'
+
+/** A fake Google campaign; metrics are derived from it and the clock, not stored. */
+export interface Campaign {
+  id: string
+  workspace_id: string
+  connection_id: string
+  platform: string
+  campaign_name: string
+  channel_type: string
+  status: CampaignStatus
+  daily_budget: number
+  currency: string
+  bidding_strategy: string
+  created_at: string
+  /** Status changes in time order; metrics stop accruing while not ENABLED. */
+  status_history: Array<{ at: string; status: CampaignStatus }>
+  /** Budget changes in time order; a change applies from the next simulated day. */
+  budget_history: Array<{ at: string; daily_budget: number }>
+  /** Per-campaign seed for deterministic metrics. */
+  seed: number
+}
+
+export interface ConnectLink {
+  id: string
+  token_hash: string
+  workspace_id: string
+  key_id: string | null
+  platform: string
+  created_at: string
+  expires_at: string
+  used_at: string | null
+  connection_id: string | null
+  request_id: string | null
+}
+
+export interface ConnectionRequest {
+  id: string
+  workspace_id: string
+  key_id: string
+  platform: string
+  link_id: string
+  owner_email: string
+  created_at: string
+}
+
+export type AuditStatus = 'executed' | 'failed' | 'pending_review' | 'approved' | 'rejected' | 'expired' | 'blocked' | 'dry_run'
+
+/** One write attempt and what became of it (GATE-01..05). */
+export interface AuditEntry {
+  id: string
+  at: string
+  workspace_id: string
+  key_id: string
+  key_prefix: string
+  user_id: string
+  surface: 'rest' | 'backend' | 'mcp' | 'control'
+  script: string
+  args: string[]
+  platform: string | null
+  operation: Operation
+  decision: 'run' | 'hold' | 'block'
+  reason: string
+  rule: string
+  status: AuditStatus
+  credits: number
+  before: unknown
+  after: unknown
+  result: unknown
+  expires_at: string | null
+  review: { by: string; action: 'approve' | 'reject'; at: string } | null
+}
+
+export interface LedgerEntry {
+  id: string
+  at: string
+  workspace_id: string
+  key_id: string | null
+  script: string | null
+  amount: number
+  balance_after: number
+  reason: 'charge' | 'refund' | 'grant' | 'adjustment'
+  audit_id: string | null
+}
+
+export interface OutboxMail {
+  id: string
+  at: string
+  workspace_id: string
+  to: string
+  subject: string
+  body: string
+  link: string
+  request_id: string
+}

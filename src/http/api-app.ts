@@ -1,0 +1,23 @@
+import express from 'express'
+import type { Express } from 'express'
+import type { AppContext } from './context.js'
+import type { Route } from './reply.js'
+import { mountRoutes } from './reply.js'
+import { errorHandler, notFoundHandler } from './error-handler.js'
+import { journalMiddleware, keepRawBody } from './journal.js'
+import { baseExpress, JSON_LIMIT } from './base-app.js'
+import { identityRoutes } from './routes/identity.js'
+
+/** The api host `{api_url}`: `/v1/*` and the artifact endpoint; `/api/v1/*` does not exist (REST-04). */
+export function createApiApp(ctx: AppContext, routes: Array<(ctx: AppContext) => Route[]> = []): Express {
+  const app = baseExpress()
+  app.use(journalMiddleware(ctx.journal, ctx.clock, 'api'))
+  app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
+  const router = express.Router()
+  mountRoutes(router, ctx.deps.store, [identityRoutes, ...routes].flatMap((make) => make(ctx)))
+  app.use(router)
+  app.use(notFoundHandler((path) =>
+    path.startsWith('/api/v1') ? `The path shape {api_url}/api/v1/... does not exist; the dispatcher lives at {base_url}${path}.` : undefined))
+  app.use(errorHandler(ctx.logger))
+  return app
+}

@@ -1,0 +1,43 @@
+import express from 'express'
+import type { Express } from 'express'
+import type { AppContext } from './context.js'
+import type { Route } from './reply.js'
+import type { ControlRoutes } from './control-app.js'
+import { mountRoutes } from './reply.js'
+import { createControlRouter } from './control-app.js'
+import { errorHandler, notFoundHandler } from './error-handler.js'
+import { journalMiddleware, keepRawBody } from './journal.js'
+import { keyRoutes } from './routes/keys.js'
+
+/** What other modules plug into the base host. */
+export interface BaseAppExtensions {
+  routes?: Array<(ctx: AppContext) => Route[]>
+  control?: ControlRoutes[]
+  /** Raw express mounts (MCP, console, connect pages) before the JSON API. */
+  mounts?: Array<(app: Express, ctx: AppContext) => void>
+}
+
+export const JSON_LIMIT = '1mb'
+
+/** The base host `{base_url}`: `/api/v1/*`, the control plane and pages (DESIGN "Processes"). */
+export function createBaseApp(ctx: AppContext, ext: BaseAppExtensions = {}): Express {
+  const app = baseExpress()
+  app.use(journalMiddleware(ctx.journal, ctx.clock, 'base'))
+  app.use('/_sandbox', createControlRouter(ctx, ext.control))
+  for (const mount of ext.mounts ?? []) mount(app, ctx)
+  app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
+  const router = express.Router()
+  mountRoutes(router, ctx.deps.store, [keyRoutes, ...(ext.routes ?? [])].flatMap((make) => make(ctx)))
+  app.use(router)
+  app.use(notFoundHandler())
+  app.use(errorHandler(ctx.logger))
+  return app
+}
+
+/** An express app with the sandbox's shared settings. */
+export function baseExpress(): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('etag', false)
+  return app
+}

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino'
+import type { Deps } from '../domain/ports.js'
+import type { WorldKey } from '../domain/world.js'
+import type { VirtualClock } from '../runtime/virtual-clock.js'
+import type { Journal } from './journal.js'
+
+/** Everything the HTTP apps share; built once by the composition root (`src/sandbox.ts`). */
+export interface AppContext {
+  deps: Deps
+  clock: VirtualClock
+  journal: Journal
+  logger: Logger
+  adminToken: string | null
+  /** Filled in once the listeners are bound; used for links such as connect URLs. */
+  urls: { base: string; api: string }
+  worlds: WorldControl
+}
+
+/** World lifecycle, implemented by the composition root. */
+export interface WorldControl {
+  /** Drops all state and loads a world (name or path), optionally with another seed. */
+  reset(world?: string, seed?: number): Promise<WorldKey[]>
+  /** The keys of the loaded world that still exist, with their documented values. */
+  keys(): WorldKey[]
+  /** Persists the clock into the state after a clock change. */
+  saveClock(): void
+}

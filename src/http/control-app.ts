@@ -1,0 +1,29 @@
+import express from 'express'
+import type { Router } from 'express'
+import type { AppContext } from './context.js'
+import { mountRoutes } from './reply.js'
+import { requireAdminToken } from './control/admin-token.js'
+import { worldRoutes } from './control/world-routes.js'
+import { peopleRoutes } from './control/people-routes.js'
+import { clockJournalRoutes } from './control/clock-journal-routes.js'
+import type { Route } from './reply.js'
+
+/** Extra control routes contributed by other modules (faults, reviews, outbox, console…). */
+export type ControlRoutes = (ctx: AppContext) => Route[]
+
+/** The sandbox control plane under `/_sandbox` (DESIGN "Control plane"). */
+export function createControlRouter(ctx: AppContext, extra: ControlRoutes[] = []): Router {
+  const router = express.Router()
+  router.use(requireAdminToken(ctx.adminToken))
+  // State import can be large; the public API keeps its 1 MB limit.
+  router.use(express.json({ limit: '64mb' }))
+  const routes = [worldRoutes, peopleRoutes, clockJournalRoutes, ...extra].flatMap((make) => make(ctx))
+  router.get('/', (_req, res) => {
+    res.json({
+      service: 'adops-sandbox control plane',
+      routes: routes.map((r) => `${r.method.toUpperCase()} /_sandbox${r.path}`),
+    })
+  })
+  mountRoutes(router, ctx.deps.store, routes)
+  return router
+}

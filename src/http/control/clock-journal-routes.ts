@@ -1,0 +1,63 @@
+import { z } from 'zod'
+import type { AppContext } from '../context.js'
+import type { Route } from '../reply.js'
+import { parseInput } from '../reply.js'
+import { invalidRequest } from '../../domain/errors.js'
+import { iso, parseDuration } from '../../domain/durations.js'
+
+const clockBody = z.strictObject({
+  advance: z.union([z.string(), z.number().nonnegative()]).optional(),
+  set: z.iso.datetime({ offset: true }).optional(),
+  freeze: z.boolean().optional(),
+})
+
+const journalQuery = z.strictObject({
+  since: z.coerce.number().int().nonnegative().optional(),
+  path: z.string().optional(),
+  key_prefix: z.string().optional(),
+  method: z.string().optional(),
+  status: z.coerce.number().int().optional(),
+  host: z.enum(['base', 'api']).optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+})
+
+/** Sandbox time and the request journal. */
+export function clockJournalRoutes(ctx: AppContext): Route[] {
+  const clockView = () => {
+    const state = ctx.clock.state()
+    return { now: iso(ctx.clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
+  }
+  return [
+    { method: 'get', path: '/clock', handler: () => ({ body: clockView() }) },
+    {
+      method: 'post',
+      path: '/clock',
+      handler: (req) => {
+        const body = parseInput(clockBody, req.body)
+        if (body.advance === undefined && body.set === undefined && body.freeze === undefined) {
+          throw invalidRequest('send at least one of `advance`, `set`, `freeze`')
+        }
+        // Parse everything before changing anything, so a refused request changes nothing.
+        const advance = body.advance === undefined ? undefined : parseDuration(body.advance, 'advance')
+        if (body.set !== undefined) ctx.clock.set(Date.parse(body.set))
+        if (advance !== undefined) ctx.clock.advance(advance)
+        if (body.freeze !== undefined) ctx.clock.freeze(body.freeze)
+        ctx.worlds.saveClock()
+        return { body: clockView() }
+      },
+    },
+    {
+      method: 'get',
+      path: '/journal',
+      handler: (req) => ({ body: ctx.journal.query(parseInput(journalQuery, { ...req.query }, 'Query')) }),
+    },
+    {
+      method: 'delete',
+      path: '/journal',
+      handler: () => {
+        ctx.journal.clear()
+        return { body: { cleared: true, last_seq: ctx.journal.lastSeq } }
+      },
+    },
+  ]
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import type { AppContext } from '../context.js'
+import type { Route } from '../reply.js'
+import { parseInput } from '../reply.js'
+import { invalidRequest } from '../../domain/errors.js'
+import { listWorlds } from '../../store/world-file.js'
+import { TABLE_NAMES } from '../../store/layout.js'
+import type { Snapshot } from '../../domain/ports.js'
+
+const resetBody = z.strictObject({ world: z.string().min(1).optional(), seed: z.number().int().optional() })
+
+const snapshotBody = z.object({
+  version: z.literal(1, 'must be 1'),
+  meta: z.object({
+    world: z.string(),
+    seed: z.number().int(),
+    clock: z.object({ offset_ms: z.number(), frozen_at: z.number().nullable() }),
+  }),
+  ...Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(z.object({ id: z.string() }).passthrough()).default([])])),
+})
+
+/** Reset, export/import and the list of shipped worlds. */
+export function worldRoutes(ctx: AppContext): Route[] {
+  return [
+    {
+      method: 'post',
+      path: '/reset',
+      handler: async (req) => {
+        const body = parseInput(resetBody, req.body ?? {})
+        try {
+          const keys = await ctx.worlds.reset(body.world, body.seed)
+          return { body: { world: ctx.deps.store.meta().world, seed: ctx.deps.store.meta().seed, keys } }
+        } catch (error) {
+          if (error instanceof Error && !('code' in error)) throw invalidRequest(error.message, 'world')
+          throw error
+        }
+      },
+    },
+    { method: 'get', path: '/worlds', handler: async () => ({ body: { worlds: await listWorlds() } }) },
+    { method: 'get', path: '/state', handler: () => ({ body: ctx.deps.store.snapshot() }) },
+    {
+      method: 'put',
+      path: '/state',
+      handler: (req) => {
+        const snapshot = parseInput(snapshotBody, req.body) as unknown as Snapshot
+        ctx.deps.store.replace(snapshot)
+        ctx.clock.restore(snapshot.meta.clock)
+        return { body: { imported: true, counts: counts(snapshot) } }
+      },
+    },
+  ]
+}
+
+function counts(snapshot: Snapshot): Record<string, number> {
+  return Object.fromEntries(TABLE_NAMES.map((name) => [name, snapshot[name].length]))
+}

@@ -1,0 +1,34 @@
+import type { NextFunction, Request, Response } from 'express'
+import type { Logger } from 'pino'
+import { SandboxError } from '../domain/errors.js'
+
+/**
+ * The only place errors become responses (ERR-01): a `SandboxError` renders as
+ * `{error, code, ...details}`; body-parser failures become 400/413; anything else is a 500 that
+ * is logged, since no input should ever cause one.
+ */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const sandboxError = toSandboxError(error)
+    if (sandboxError.status >= 500) logger.error({ err: error, path: req.path }, 'unhandled error')
+    res.set(sandboxError.headers).status(sandboxError.status).json(sandboxError.toBody())
+  }
+}
+
+/** Unknown routes: JSON 404, with a pointer when a base-host path is used on the api host (REST-04). */
+export function notFoundHandler(hint: (path: string) => string | undefined = () => undefined) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    next(new SandboxError('ROUTE_NOT_FOUND', { method: req.method, path: req.path, hint: hint(req.path) }))
+  }
+}
+
+function toSandboxError(error: unknown): SandboxError {
+  if (error instanceof SandboxError) return error
+  const e = error as { type?: string; status?: number; limit?: number; message?: string }
+  if (e?.type === 'entity.too.large') return new SandboxError('PAYLOAD_TOO_LARGE', { limit: `${e.limit} bytes` })
+  if (e?.type === 'entity.parse.failed') return new SandboxError('INVALID_REQUEST', { reason: `Malformed JSON body: ${e.message}` })
+  if (e?.status && e.status >= 400 && e.status < 500) {
+    return new SandboxError('INVALID_REQUEST', { reason: e.message ?? 'Bad request' })
+  }
+  return new SandboxError('INTERNAL_ERROR', { reason: e?.message ?? String(error) })
+}

@@ -1,0 +1,161 @@
+import { appendFile } from 'node:fs/promises'
+import type { NextFunction, Request, Response } from 'express'
+import type { Clock } from '../domain/ports.js'
+import { anyCredential } from './credentials.js'
+import { redactCredential, redactText } from '../support/redact.js'
+import { iso } from '../domain/durations.js'
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-service-key', 'x-api-key', 'x-sandbox-admin', 'cookie'])
+const KEPT_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate', 'allow', 'location', 'mcp-session-id']
+
+/** One recorded exchange. Bodies are kept as redacted JSON text and parsed when read. */
+export interface JournalEntry {
+  seq: number
+  at: string
+  sandbox_time: string
+  host: 'base' | 'api'
+  method: string
+  path: string
+  query: Record<string, unknown>
+  status: number
+  duration_ms: number
+  key_prefix: string | null
+  request: { headers: Record<string, string>; body: unknown }
+  response: { headers: Record<string, string>; body: unknown }
+  fault: string | null
+}
+
+export interface JournalQuery {
+  since?: number
+  path?: string
+  key_prefix?: string
+  method?: string
+  status?: number
+  host?: 'base' | 'api'
+  limit?: number
+}
+
+interface StoredEntry extends Omit<JournalEntry, 'request' | 'response'> {
+  request: { headers: Record<string, string>; body: string }
+  response: { headers: Record<string, string>; body: string }
+}
+
+/**
+ * The request journal: a bounded ring of exchanges with credentials redacted (DESIGN "State").
+ * It is not part of the state document, so recording costs no disk write.
+ */
+export class Journal {
+  readonly #entries: StoredEntry[] = []
+  readonly #limit: number
+  readonly #file: string | null
+  #seq = 0
+
+  constructor(options: { limit?: number; file?: string | null } = {}) {
+    this.#limit = options.limit ?? 10_000
+    this.#file = options.file ?? null
+  }
+
+  record(entry: Omit<StoredEntry, 'seq'>): void {
+    const stored = { ...entry, seq: ++this.#seq }
+    this.#entries.push(stored)
+    if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit)
+    if (this.#file) void appendFile(this.#file, JSON.stringify(expand(stored)) + '\n').catch(() => undefined)
+  }
+
+  query(q: JournalQuery = {}): { entries: JournalEntry[]; last_seq: number } {
+    const limit = q.limit ?? 100
+    const matches = this.#entries.filter((e) =>
+      (q.since === undefined || e.seq > q.since) &&
+      (!q.path || e.path.startsWith(q.path) || e.path.includes(q.path)) &&
+      (!q.key_prefix || e.key_prefix?.startsWith(q.key_prefix)) &&
+      (!q.method || e.method === q.method.toUpperCase()) &&
+      (q.status === undefined || e.status === q.status) &&
+      (!q.host || e.host === q.host))
+    return { entries: matches.slice(-limit).map(expand), last_seq: this.#seq }
+  }
+
+  clear(): void {
+    this.#entries.length = 0
+  }
+
+  get lastSeq(): number {
+    return this.#seq
+  }
+}
+
+/**
+ * Express middleware that records every exchange of a host except the control plane. Must run
+ * before the body parser so it can capture the raw request text.
+ */
+export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api') {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.path.startsWith('/_sandbox')) return next()
+    const started = performance.now()
+    const sandboxTime = iso(clock.now())
+    let responseText = ''
+    const send = res.send.bind(res)
+    res.send = (body?: unknown) => {
+      if (typeof body === 'string') responseText = body
+      else if (Buffer.isBuffer(body)) responseText = body.toString('utf8')
+      return send(body)
+    }
+    res.on('finish', () => {
+      const credential = anyCredential(req)
+      journal.record({
+        at: new Date().toISOString(),
+        sandbox_time: sandboxTime,
+        host,
+        method: req.method,
+        path: req.path,
+        query: { ...(req.query as Record<string, unknown>) },
+        status: res.statusCode,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        key_prefix: credential ? credential.slice(0, 12) : null,
+        request: { headers: redactHeaders(req.headers), body: redactText(rawBody(req)) },
+        response: { headers: pickHeaders(res), body: redactText(responseText) },
+        fault: (res.locals.fault as string | undefined) ?? null,
+      })
+    })
+    next()
+  }
+}
+
+/** The raw request text, kept by the JSON parser's `verify` hook. */
+export function keepRawBody(req: Request, _res: Response, buf: Buffer): void {
+  ;(req as Request & { rawBody?: string }).rawBody = buf.toString('utf8')
+}
+
+function rawBody(req: Request): string {
+  return (req as Request & { rawBody?: string }).rawBody ?? ''
+}
+
+function redactHeaders(headers: Request['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    const text = Array.isArray(value) ? value.join(', ') : (value ?? '')
+    out[name] = CREDENTIAL_HEADERS.has(name) ? redactCredential(text) : redactText(text)
+  }
+  return out
+}
+
+function pickHeaders(res: Response): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of KEPT_RESPONSE_HEADERS) {
+    const value = res.getHeader(name)
+    if (value !== undefined) out[name] = String(value)
+  }
+  return out
+}
+
+function expand(entry: StoredEntry): JournalEntry {
+  return { ...entry, request: { ...entry.request, body: parse(entry.request.body) }, response: { ...entry.response, body: parse(entry.response.body) } }
+}
+
+function parse(text: string): unknown {
+  if (!text) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+import { Command } from 'commander'
+import { serveCommand } from './cli/serve.js'
+
+const program = new Command('adops-sandbox')
+  .description('A stateful sandbox of the ad-operations tool service, plus a conformance kit.')
+  .version('0.1.0')
+  .addCommand(serveCommand(), { isDefault: true })
+
+await program.parseAsync(process.argv)

@@ -1,0 +1,102 @@
+import type { Express } from 'express'
+import pino from 'pino'
+import type { Logger } from 'pino'
+import type { Deps, Ids } from './domain/ports.js'
+import type { World, WorldKey } from './domain/world.js'
+import { seedWorld } from './domain/world.js'
+import { hashKey } from './domain/access.js'
+import { openStore } from './store/lowdb-store.js'
+import { emptySnapshot } from './store/layout.js'
+import { loadWorld } from './store/world-file.js'
+import { VirtualClock } from './runtime/virtual-clock.js'
+import { randomIds } from './runtime/ids.js'
+import type { AppContext } from './http/context.js'
+import { Journal } from './http/journal.js'
+import { createBaseApp } from './http/base-app.js'
+import { createApiApp } from './http/api-app.js'
+
+export interface SandboxOptions {
+  /** State file path, or `memory` (default). */
+  state?: string
+  /** World name (`fixtures/worlds/<name>.yaml`) or path; default `default`. */
+  world?: string
+  /** Overrides the world's faker seed. */
+  seed?: number
+  adminToken?: string | null
+  journalLimit?: number
+  journalFile?: string | null
+  logger?: Logger
+  /** Deterministic ids for tests; random by default. */
+  ids?: Ids
+  /** Wall clock for the virtual clock; `Date.now` by default. */
+  wall?: () => number
+}
+
+/** Everything built, nothing listening. */
+export interface Sandbox {
+  ctx: AppContext
+  baseApp: Express
+  apiApp: Express
+  /** True when the state came from an existing file rather than a fresh world. */
+  resumed: boolean
+  close(): Promise<void>
+}
+
+/**
+ * The composition root: builds the store, clock, journal and both apps without listening.
+ * An existing state file is resumed as it is; otherwise the world is loaded.
+ */
+export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const file = options.state && options.state !== 'memory' ? options.state : undefined
+  const store = await openStore({ file })
+  const clock = new VirtualClock(store.meta().clock, options.wall)
+  const deps: Deps = { store, clock, ids: options.ids ?? randomIds() }
+  const logger = options.logger ?? pino({ level: 'silent' })
+  let world: World | null = null
+
+  async function reset(name = options.world ?? 'default', seed?: number): Promise<WorldKey[]> {
+    const next = await loadWorld(name)
+    const worldSeed = seed ?? next.seed
+    clock.restore({ offset_ms: 0, frozen_at: null })
+    store.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
+    const keys = seedWorld(deps, { ...next, seed: worldSeed })
+    world = next
+    await store.commit()
+    return keys
+  }
+
+  function keys(): WorldKey[] {
+    if (!world) return []
+    return world.keys.flatMap((k) => {
+      const record = store.keys.find((r) => r.hash === hashKey(k.value))
+      if (!record || record.revoked_at) return []
+      const { scopes, user_id, workspace_id, prefix } = record
+      return [{ name: k.name, value: k.value, prefix, scopes, user_id, workspace_id, description: k.description ?? '' }]
+    })
+  }
+
+  const resumed = store.users.size() > 0
+  if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
+  else await reset(options.world, options.seed)
+
+  const ctx: AppContext = {
+    deps,
+    clock,
+    journal: new Journal({ limit: options.journalLimit, file: options.journalFile }),
+    logger,
+    adminToken: options.adminToken ?? null,
+    urls: { base: '', api: '' },
+    worlds: {
+      reset,
+      keys,
+      saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
+    },
+  }
+  return {
+    ctx,
+    baseApp: createBaseApp(ctx),
+    apiApp: createApiApp(ctx),
+    resumed,
+    close: () => store.close(),
+  }
+}

@@ -1,0 +1,198 @@
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { Low, Memory } from 'lowdb'
+import { DataFile } from 'lowdb/node'
+import type { Snapshot, Store, StoreMeta, TableName, Tables } from '../domain/ports.js'
+import { MemoryTable } from './memory-table.js'
+import { TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
+
+type Doc = Record<string, unknown> & { version: 1; meta: StoreMeta }
+type AnyTable = MemoryTable<{ id: string }>
+
+export interface StoreOptions {
+  /** State document path; its log lives beside it as `<file>.log`. Omit for memory only. */
+  file?: string
+}
+
+/**
+ * Opens the lowdb-backed store. Doc tables are one compact JSON document written atomically by
+ * lowdb (steno: temp file + rename); log tables append JSONL lines. `commit()` is a group commit:
+ * every caller waits for the first flush that starts after its call, and one flush serves all
+ * requests that changed state in the meantime.
+ */
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  const { file } = options
+  const logPath = file ? `${file}.log` : null
+  if (file) await mkdir(dirname(file), { recursive: true })
+  const db = new Low<Doc>(
+    file ? new DataFile<Doc>(file, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) }) : new Memory<Doc>(),
+    docOf(emptySnapshot()),
+  )
+  await db.read()
+
+  let meta: StoreMeta = db.data.meta ?? defaultMeta()
+  let docDirty = false
+  let docTouched = false
+  let rewriteLog = false
+  const logPending = new Map<TableName, Set<string>>()
+
+  const tables = Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, new MemoryTable((id, durable) => onChange(name, id, durable))]),
+  ) as unknown as Record<TableName, AnyTable>
+
+  function onChange(name: TableName, id: string, durable: boolean): void {
+    if (TABLE_LAYOUT[name] === 'doc') {
+      if (durable) docDirty = true
+      else docTouched = true
+      return
+    }
+    if (!durable) return
+    const ids = logPending.get(name) ?? new Set<string>()
+    ids.add(id)
+    logPending.set(name, ids)
+  }
+
+  for (const name of TABLE_NAMES) {
+    if (TABLE_LAYOUT[name] === 'doc') tables[name].load((db.data[name] as Array<{ id: string }>) ?? [])
+  }
+  if (logPath) await replayLog(logPath, tables)
+
+  function snapshot(): Snapshot {
+    const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
+    return { version: 1, meta: structuredClone(meta), ...rows } as unknown as Snapshot
+  }
+
+  async function flush(): Promise<void> {
+    const writeDoc = docDirty || docTouched
+    docDirty = false
+    docTouched = false
+    const fullLog = rewriteLog
+    rewriteLog = false
+    const lines = fullLog ? allLogLines(tables) : drainLogLines(tables, logPending)
+    try {
+      await Promise.all([
+        writeDoc ? writeDocument() : undefined,
+        logPath && fullLog ? atomicWrite(logPath, lines) : undefined,
+        logPath && !fullLog && lines ? appendFile(logPath, lines) : undefined,
+      ])
+    } catch (error) {
+      // Keep the change pending so the next commit retries it; the waiting requests see the error.
+      docDirty ||= writeDoc
+      rewriteLog = true
+      throw error
+    }
+  }
+
+  async function writeDocument(): Promise<void> {
+    db.data = docOf(snapshotDocOnly())
+    await db.write()
+  }
+
+  function snapshotDocOnly(): Snapshot {
+    const rows = Object.fromEntries(
+      TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'doc').map((n) => [n, tables[n].all()]),
+    )
+    return { version: 1, meta, ...rows } as unknown as Snapshot
+  }
+
+  let running: Promise<void> | null = null
+  let queued: Promise<void> | null = null
+  const pending = () => docDirty || rewriteLog || logPending.size > 0
+
+  function commit(): Promise<void> {
+    if (!file) return Promise.resolve()
+    if (!pending()) return running ?? Promise.resolve()
+    if (queued) return queued
+    // Wait one macrotask (or the flush in flight) so concurrent requests share the next flush.
+    const ready = running ? running.catch(() => undefined) : new Promise<void>((r) => setImmediate(r))
+    queued = ready.then(() => {
+      queued = null
+      const current = flush()
+      running = current
+      return current.finally(() => {
+        if (running === current) running = null
+      })
+    })
+    return queued
+  }
+
+  return {
+    ...(tables as unknown as Tables),
+    meta: () => meta,
+    setMeta(next) {
+      meta = next
+      docDirty = true
+    },
+    commit,
+    snapshot,
+    replace(next) {
+      meta = structuredClone(next.meta)
+      for (const name of TABLE_NAMES) tables[name].load((next[name] as Array<{ id: string }>) ?? [])
+      logPending.clear()
+      docDirty = true
+      rewriteLog = true
+    },
+    async close() {
+      if (docTouched) docDirty = true
+      await commit()
+    },
+  }
+}
+
+function docOf(snapshot: Snapshot): Doc {
+  const doc: Doc = { version: 1, meta: snapshot.meta }
+  for (const name of TABLE_NAMES) if (TABLE_LAYOUT[name] === 'doc') doc[name] = snapshot[name]
+  return doc
+}
+
+function drainLogLines(tables: Record<TableName, AnyTable>, pending: Map<TableName, Set<string>>): string {
+  let out = ''
+  for (const [name, ids] of pending) {
+    for (const id of ids) {
+      const row = tables[name].get(id)
+      out += JSON.stringify(row ? { t: name, r: row } : { t: name, del: id }) + '\n'
+    }
+  }
+  pending.clear()
+  return out
+}
+
+function allLogLines(tables: Record<TableName, AnyTable>): string {
+  let out = ''
+  for (const name of TABLE_NAMES) {
+    if (TABLE_LAYOUT[name] !== 'log') continue
+    for (const row of tables[name].all()) out += JSON.stringify({ t: name, r: row }) + '\n'
+  }
+  return out
+}
+
+async function replayLog(path: string, tables: Record<TableName, AnyTable>): Promise<void> {
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return ''
+    throw e
+  })
+  const lines = text.split('\n')
+  const byTable = new Map<TableName, Map<string, { id: string }>>()
+  lines.forEach((line, index) => {
+    if (!line) return
+    let entry: { t: TableName; r?: { id: string }; del?: string }
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      // Only the last line can be torn (a crash mid-append); it was never acknowledged.
+      if (index >= lines.length - 2) return
+      throw new Error(`${path}:${index + 1}: corrupt state log line`)
+    }
+    const rows = byTable.get(entry.t) ?? new Map()
+    if (entry.r) rows.set(entry.r.id, entry.r)
+    else if (entry.del) rows.delete(entry.del)
+    byTable.set(entry.t, rows)
+  })
+  for (const [name, rows] of byTable) if (tables[name]) tables[name].load([...rows.values()])
+}
+
+async function atomicWrite(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp`
+  await writeFile(tmp, text)
+  await rename(tmp, path)
+}

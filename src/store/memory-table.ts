@@ -1,0 +1,72 @@
+import type { Table } from '../domain/ports.js'
+
+/** Notified on every change so the store can mark its document dirty or queue a log line. */
+export type ChangeListener = (id: string, durable: boolean) => void
+
+/** A `Table` held in a Map, in insertion order; persistence is the listener's business. */
+export class MemoryTable<T extends { id: string }> implements Table<T> {
+  readonly #rows = new Map<string, T>()
+  readonly #onChange: ChangeListener
+
+  constructor(onChange: ChangeListener = () => {}) {
+    this.#onChange = onChange
+  }
+
+  get(id: string): T | undefined {
+    return this.#rows.get(id)
+  }
+
+  all(): readonly T[] {
+    return [...this.#rows.values()]
+  }
+
+  find(predicate: (row: T) => boolean): T | undefined {
+    for (const row of this.#rows.values()) if (predicate(row)) return row
+    return undefined
+  }
+
+  filter(predicate: (row: T) => boolean): T[] {
+    return this.all().filter(predicate)
+  }
+
+  insert(row: T): T {
+    if (this.#rows.has(row.id)) throw new Error(`duplicate id ${row.id}`)
+    this.#rows.set(row.id, row)
+    this.#onChange(row.id, true)
+    return row
+  }
+
+  update(id: string, patch: Partial<T>): T {
+    const row = this.#patch(id, patch)
+    this.#onChange(id, true)
+    return row
+  }
+
+  touch(id: string, patch: Partial<T>): void {
+    this.#patch(id, patch)
+    this.#onChange(id, false)
+  }
+
+  remove(id: string): void {
+    if (this.#rows.delete(id)) this.#onChange(id, true)
+  }
+
+  size(): number {
+    return this.#rows.size
+  }
+
+  /** Replace all rows without notifying (loading and resets). */
+  load(rows: readonly T[]): void {
+    this.#rows.clear()
+    for (const row of rows) this.#rows.set(row.id, row)
+  }
+
+  #patch(id: string, patch: Partial<T>): T {
+    const row = this.#rows.get(id)
+    if (!row) throw new Error(`no row ${id}`)
+    // Rows are replaced, not mutated, so a value handed out earlier stays a consistent snapshot.
+    const next = { ...row, ...patch }
+    this.#rows.set(id, next)
+    return next
+  }
+}
