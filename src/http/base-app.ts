@@ -15,6 +15,8 @@ export interface BaseAppExtensions {
   control?: ControlRoutes[]
   /** Raw express mounts (MCP, console, connect pages) before the JSON API. */
   mounts?: Array<(app: Express, ctx: AppContext) => void>
+  /** Static pages under `/_sandbox` that load without the admin token (the console shell); their data calls still need it. */
+  pages?: Array<(app: Express, ctx: AppContext) => void>
 }
 
 export const JSON_LIMIT = '1mb'
@@ -23,6 +25,7 @@ export const JSON_LIMIT = '1mb'
 export function createBaseApp(ctx: AppContext, ext: BaseAppExtensions = {}): Express {
   const app = baseExpress()
   app.use(journalMiddleware(ctx.journal, ctx.clock, 'base'))
+  for (const page of ext.pages ?? []) page(app, ctx)
   app.use('/_sandbox', createControlRouter(ctx, ext.control))
   for (const mount of ext.mounts ?? []) mount(app, ctx)
   app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
