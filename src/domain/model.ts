@@ -191,3 +191,51 @@ export interface OutboxMail {
   link: string
   request_id: string
 }
+
+/** Token-bucket state of one key or workspace (`key:<id>` / `ws:<id>`), on the sandbox clock (ERR-03, ERR-04). */
+export interface RateBucketState {
+  id: string
+  tokens: number
+  updated_ms: number
+}
+
+/** One step of a scripted fault: respond, delay, drop the connection, or pass through; `times` null = forever. */
+export interface FaultStep {
+  status?: number
+  headers?: Record<string, string>
+  body?: unknown
+  delay_ms?: number
+  drop?: boolean
+  pass?: boolean
+  times: number | null
+}
+
+/** A scripted fault on the public hosts (`/_sandbox/faults`): what it matches and its ordered steps. */
+export interface FaultRule {
+  id: string
+  created_at: string
+  match: {
+    method?: string
+    host?: 'base' | 'api'
+    path?: string
+    script_name?: string
+    key_prefix?: string
+    workspace_id?: string
+  }
+  steps: FaultStep[]
+  /** Position in `steps` and how often the current step has fired. */
+  cursor: { step: number; used: number }
+  hits: number
+}
+
+/** A staged audience artifact (hashed identifiers); usable by audience scripts until `expires_at`. */
+export interface AudienceArtifact {
+  id: string
+  workspace_id: string
+  key_id: string
+  script_name: string
+  identifier_type: 'EMAIL' | 'PHONE'
+  record_count: number
+  created_at: string
+  expires_at: string
+}

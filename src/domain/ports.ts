@@ -1,6 +1,6 @@
 import type {
-  AuditEntry, Campaign, ConnectLink, Connection, ConnectionRequest, KeyRecord, LedgerEntry,
-  Membership, OutboxMail, User, Workspace,
+  AuditEntry, AudienceArtifact, Campaign, ConnectLink, Connection, ConnectionRequest, FaultRule, KeyRecord, LedgerEntry,
+  Membership, OutboxMail, RateBucketState, User, Workspace,
 } from './model.js'
 
 /** Sandbox time (DESIGN "Sandbox time"): everything time-based reads this, never the wall clock. */
@@ -44,6 +44,9 @@ export interface Tables {
   audit: Table<AuditEntry>
   ledger: Table<LedgerEntry>
   outbox: Table<OutboxMail>
+  rateBuckets: Table<RateBucketState>
+  faults: Table<FaultRule>
+  artifacts: Table<AudienceArtifact>
 }
 
 export type TableName = keyof Tables

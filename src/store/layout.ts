@@ -17,6 +17,9 @@ export const TABLE_LAYOUT: Record<TableName, 'doc' | 'log'> = {
   audit: 'log',
   ledger: 'log',
   outbox: 'log',
+  rateBuckets: 'doc',
+  faults: 'doc',
+  artifacts: 'log',
 }
 
 export const TABLE_NAMES = Object.keys(TABLE_LAYOUT) as TableName[]
