@@ -14,6 +14,9 @@ import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
 import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
+import { connectionRoutes } from './http/routes/connections.js'
+import { connectPages } from './http/connect-page.js'
+import { gateControlRoutes } from './http/control/gate-routes.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). */
@@ -94,7 +97,10 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   return {
     ctx,
-    baseApp: createBaseApp(ctx),
+    baseApp: createBaseApp(ctx, {
+      // Safety gate, reviews, audit and connections (issue 4).
+      routes: [connectionRoutes], mounts: [connectPages()], control: [gateControlRoutes],
+    }),
     apiApp: createApiApp(ctx),
     resumed,
     close: () => store.close(),

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import type { AppContext } from '../context.js'
+import type { Route } from '../reply.js'
+import { param, parseInput } from '../reply.js'
+import { notFound } from '../../domain/errors.js'
+import { defaultPolicy } from '../../domain/policy.js'
+import { policySchema } from '../../store/world-file.js'
+
+const outboxQuery = z.strictObject({
+  workspace_id: z.string().optional(),
+  to: z.string().optional(),
+  request_id: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+})
+
+/**
+ * Control plane for the safety gate and connections: `PUT /_sandbox/workspaces/{id}/policy`
+ * (GATE-02, GATE-03) and `GET /_sandbox/outbox` (CONN-04).
+ */
+export function gateControlRoutes(ctx: AppContext): Route[] {
+  const { store } = ctx.deps
+  return [
+    {
+      method: 'get',
+      path: '/workspaces/:id/policy',
+      handler: (req) => {
+        const workspace = store.workspaces.get(param(req, 'id'))
+        if (!workspace) throw notFound(`Workspace ${param(req, 'id')}`)
+        return { body: { workspace_id: workspace.id, policy: workspace.policy } }
+      },
+    },
+    {
+      method: 'put',
+      path: '/workspaces/:id/policy',
+      handler: (req) => {
+        const body = parseInput(policySchema, req.body)
+        const workspace = store.workspaces.get(param(req, 'id'))
+        if (!workspace) throw notFound(`Workspace ${param(req, 'id')}`)
+        // PUT replaces the policy: fields left out take the default, as in a world file.
+        const policy = { ...defaultPolicy(), ...body }
+        store.workspaces.update(workspace.id, { policy })
+        return { body: { workspace_id: workspace.id, policy } }
+      },
+    },
+    {
+      method: 'get',
+      path: '/outbox',
+      handler: (req) => {
+        const q = parseInput(outboxQuery, { ...req.query }, 'Query')
+        const mails = store.outbox.filter((m) =>
+          (!q.workspace_id || m.workspace_id === q.workspace_id) && (!q.to || m.to === q.to) && (!q.request_id || m.request_id === q.request_id))
+        return { body: { mails: mails.slice(-(q.limit ?? 100)).reverse(), count: mails.length } }
+      },
+    },
+  ]
+}
