@@ -15,6 +15,10 @@ export const ERROR_CATALOG = {
   SELF_REVOCATION: { status: 400, message: 'A key cannot revoke itself; use another key of the same user.' },
   POLICY_BLOCKED: { status: 403, message: 'The workspace safety policy blocks this write: {reason}' },
   SELF_APPROVAL: { status: 403, message: 'A key cannot approve or reject its own pending write.' },
+  REVIEW_NOT_PENDING: {
+    status: 409,
+    message: 'Audit entry {audit_id} is {audit_status}; only a pending_review write can be approved or rejected.{hint}',
+  },
   NOT_FOUND: { status: 404, message: '{what} not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {path}.{hint}' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method {method} is not allowed on {path}; allowed: {allowed}.' },

@@ -1,4 +1,5 @@
 /** Record shapes of the sandbox state. Times are ISO-8601 strings of sandbox time. */
+import type { GateExplanation } from './policy.js'
 
 export interface User {
   id: string
@@ -166,7 +167,11 @@ export interface AuditEntry {
   after: unknown
   result: unknown
   expires_at: string | null
-  review: { by: string; action: 'approve' | 'reject'; at: string } | null
+  review: { by: string; action: 'approve' | 'reject'; at: string; key_id?: string | null } | null
+  /** Which list, hours window or limit decided (GATE-01..03); see `GateExplanation`. */
+  explanation?: GateExplanation
+  /** Same workspace, key, script, platform and args: a retried pending write reuses its entry. */
+  dedupe_key?: string | null
 }
 
 export interface LedgerEntry {
