@@ -60,9 +60,18 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function reset(name = options.world ?? 'default', seed?: number): Promise<WorldKey[]> {
     const next = await loadWorld(name)
     const worldSeed = seed ?? next.seed
+    const before = { state: store.snapshot(), clock: clock.state() }
     clock.restore({ offset_ms: 0, frozen_at: null })
     store.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
-    const keys = seedWorld(deps, { ...next, seed: worldSeed })
+    let keys: WorldKey[]
+    try {
+      keys = seedWorld(deps, { ...next, seed: worldSeed })
+    } catch (error) {
+      // A world that fails half-way leaves the previous state untouched (a refused request changes nothing).
+      store.replace(before.state)
+      clock.restore(before.clock)
+      throw error
+    }
     world = next
     await store.commit()
     return keys
@@ -71,7 +80,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function keys(): WorldKey[] {
     if (!world) return []
     return world.keys.flatMap((k) => {
-      const record = store.keys.find((r) => r.hash === hashKey(k.value))
+      const record = store.keys.findBy('hash', hashKey(k.value))
       if (!record || record.revoked_at) return []
       const { scopes, user_id, workspace_id, prefix } = record
       return [{ name: k.name, value: k.value, prefix, scopes, user_id, workspace_id, description: k.description ?? '' }]
@@ -85,7 +94,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ctx: AppContext = {
     deps,
     clock,
-    journal: new Journal({ limit: options.journalLimit, file: options.journalFile }),
+    journal: new Journal({ limit: options.journalLimit, file: options.journalFile, logger }),
     logger,
     adminToken: options.adminToken ?? null,
     urls: { base: '', api: '' },

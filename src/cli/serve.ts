@@ -63,10 +63,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const stop = async () => {
     if (stopping) return
     stopping = true
-    await Promise.all([base.close(), api.close()])
-    await sandbox.close()
-    logger.info('state flushed; bye')
-    process.exit(0)
+    try {
+      await Promise.all([base.close(), api.close()])
+      await sandbox.close()
+      logger.info('state flushed; bye')
+      process.exit(0)
+    } catch (error) {
+      fail(`could not flush state: ${(error as Error).message}`)
+    }
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

@@ -33,8 +33,7 @@ export function keyPrefix(value: string): string {
  */
 export function authenticate(deps: Deps, value: string | null): Caller {
   if (!value) throw unauthenticated('no API key was sent')
-  const hash = hashKey(value)
-  const key = deps.store.keys.find((k) => k.hash === hash)
+  const key = deps.store.keys.findBy('hash', hashKey(value))
   if (!key) throw unauthenticated('the API key is not valid')
   const now = deps.clock.now()
   if (key.revoked_at) throw unauthenticated('the API key has been revoked')

@@ -38,6 +38,7 @@ export const ERROR_CATALOG = {
     message: 'Send one credential per request; got different keys in {headers}.',
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds {limit}.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large.' },
   ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>

@@ -75,10 +75,11 @@ export function issueChildKey(deps: Deps, actor: Actor, input: { name: string; s
   return mintKey(deps, { ...input, user_id: actor.user.id, workspace_id: actor.workspace.id, parent_key_id: actor.key.id })
 }
 
-/** `GET /api/v1/keys` (KEY-07): live keys acting in the caller's workspace, newest first. */
+/** `GET /api/v1/keys` (KEY-07): live (not revoked, not expired) keys acting in the caller's workspace, newest first. */
 export function listWorkspaceKeys(deps: Deps, actor: Actor): PublicKey[] {
+  const now = deps.clock.now()
   return deps.store.keys
-    .filter((k) => !k.revoked_at && actsIn(deps, k, actor.workspace.id))
+    .filter((k) => isLive(k, now) && actsIn(deps, k, actor.workspace.id))
     .reverse()
     .map(publicKey)
 }
@@ -89,11 +90,16 @@ export function listWorkspaceKeys(deps: Deps, actor: Actor): PublicKey[] {
  */
 export function revokeKey(deps: Deps, actor: Actor, keyId: string): PublicKey & { revoked_at: string } {
   const key = deps.store.keys.get(keyId)
-  if (!key || key.revoked_at || !actsIn(deps, key, actor.workspace.id)) throw notFound(`Key ${keyId}`)
+  if (!key || !isLive(key, deps.clock.now()) || !actsIn(deps, key, actor.workspace.id)) throw notFound(`Key ${keyId}`)
   if (key.id === actor.key.id) throw new SandboxError('SELF_REVOCATION', { key_id: keyId })
   if (key.user_id !== actor.user.id) throw new SandboxError('KEY_NOT_OWNED', { key_id: keyId })
   const revoked = deps.store.keys.update(key.id, { revoked_at: iso(deps.clock.now()) })
   return { ...publicKey(revoked), revoked_at: revoked.revoked_at as string }
+}
+
+/** Neither revoked nor expired: a key that can still authenticate (KEY-08, KEY-09). */
+export function isLive(key: KeyRecord, now: number): boolean {
+  return !key.revoked_at && (!key.expires_at || Date.parse(key.expires_at) > now)
 }
 
 // An unpinned key acts in a workspace when that is its user's one active workspace (KEY-11).

@@ -22,6 +22,8 @@ export interface Table<T extends { id: string }> {
   get(id: string): T | undefined
   all(): readonly T[]
   find(predicate: (row: T) => boolean): T | undefined
+  /** The row whose `field` equals `value`: a map lookup for fields the store indexes (`keys.hash`), else a scan. */
+  findBy<K extends keyof T>(field: K, value: T[K]): T | undefined
   filter(predicate: (row: T) => boolean): T[]
   insert(row: T): T
   update(id: string, patch: Partial<T>): T

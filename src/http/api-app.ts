@@ -12,12 +12,17 @@ import { identityRoutes } from './routes/identity.js'
 export function createApiApp(ctx: AppContext, routes: Array<(ctx: AppContext) => Route[]> = []): Express {
   const app = baseExpress()
   app.use(journalMiddleware(ctx.journal, ctx.clock, 'api'))
+  // REST-04: nothing under /api exists here; answer 404 before a body is even parsed.
+  app.use('/api', notFoundHandler(apiHint))
   app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
   const router = express.Router()
   mountRoutes(router, ctx.deps.store, [identityRoutes, ...routes].flatMap((make) => make(ctx)))
   app.use(router)
-  app.use(notFoundHandler((path) =>
-    path.startsWith('/api/v1') ? `The path shape {api_url}/api/v1/... does not exist; the dispatcher lives at {base_url}${path}.` : undefined))
+  app.use(notFoundHandler(apiHint))
   app.use(errorHandler(ctx.logger))
   return app
+}
+
+function apiHint(path: string): string | undefined {
+  return path.startsWith('/api/') ? `The path shape {api_url}/api/v1/... does not exist; the dispatcher lives at {base_url}${path}.` : undefined
 }

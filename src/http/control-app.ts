@@ -8,6 +8,9 @@ import { peopleRoutes } from './control/people-routes.js'
 import { clockJournalRoutes } from './control/clock-journal-routes.js'
 import type { Route } from './reply.js'
 
+const JSON_LIMIT = '1mb'
+const STATE_IMPORT_LIMIT = '64mb'
+
 /** Extra control routes contributed by other modules (faults, reviews, outbox, console…). */
 export type ControlRoutes = (ctx: AppContext) => Route[]
 
@@ -15,8 +18,10 @@ export type ControlRoutes = (ctx: AppContext) => Route[]
 export function createControlRouter(ctx: AppContext, extra: ControlRoutes[] = []): Router {
   const router = express.Router()
   router.use(requireAdminToken(ctx.adminToken))
-  // State import can be large; the public API keeps its 1 MB limit.
-  router.use(express.json({ limit: '64mb' }))
+  // Only a state import may be large; every other control body has the public API's 1 MB limit.
+  const small = express.json({ limit: JSON_LIMIT })
+  const large = express.json({ limit: STATE_IMPORT_LIMIT })
+  router.use((req, res, next) => (req.method === 'PUT' && req.path === '/state' ? large : small)(req, res, next))
   const routes = [worldRoutes, peopleRoutes, clockJournalRoutes, ...extra].flatMap((make) => make(ctx))
   router.get('/', (_req, res) => {
     res.json({

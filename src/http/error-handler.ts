@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express'
 import type { Logger } from 'pino'
 import { SandboxError } from '../domain/errors.js'
+import { redactText } from '../support/redact.js'
 
 /**
  * The only place errors become responses (ERR-01): a `SandboxError` renders as
@@ -10,7 +11,12 @@ import { SandboxError } from '../domain/errors.js'
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const sandboxError = toSandboxError(error)
-    if (sandboxError.status >= 500) logger.error({ err: error, path: req.path }, 'unhandled error')
+    if (sandboxError.status >= 500) logger.error({ err: redactError(error), path: redactText(req.path) }, 'unhandled error')
+    // A failure after the reply started cannot become a JSON error; end the exchange instead of hanging.
+    if (res.headersSent) {
+      res.end()
+      return
+    }
     res.set(sandboxError.headers).status(sandboxError.status).json(sandboxError.toBody())
   }
 }
@@ -18,7 +24,8 @@ export function errorHandler(logger: Logger) {
 /** Unknown routes: JSON 404, with a pointer when a base-host path is used on the api host (REST-04). */
 export function notFoundHandler(hint: (path: string) => string | undefined = () => undefined) {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    next(new SandboxError('ROUTE_NOT_FOUND', { method: req.method, path: req.path, hint: hint(req.path) }))
+    const path = redactText(req.baseUrl + req.path)
+    next(new SandboxError('ROUTE_NOT_FOUND', { method: req.method, path, hint: hint(path) }))
   }
 }
 
@@ -31,4 +38,10 @@ function toSandboxError(error: unknown): SandboxError {
     return new SandboxError('INVALID_REQUEST', { reason: e.message ?? 'Bad request' })
   }
   return new SandboxError('INTERNAL_ERROR', { reason: e?.message ?? String(error) })
+}
+
+// Logs never carry key values (KEY-02), even when an error message quotes one.
+function redactError(error: unknown): Record<string, unknown> {
+  const e = error instanceof Error ? error : new Error(String(error))
+  return { type: e.name, message: redactText(e.message), stack: redactText(e.stack ?? '') }
 }

@@ -1,5 +1,6 @@
 import { appendFile } from 'node:fs/promises'
 import type { NextFunction, Request, Response } from 'express'
+import type { Logger } from 'pino'
 import type { Clock } from '../domain/ports.js'
 import { anyCredential } from './credentials.js'
 import { redactCredential, redactText } from '../support/redact.js'
@@ -48,15 +49,20 @@ export class Journal {
   readonly #entries: StoredEntry[] = []
   readonly #limit: number
   readonly #file: string | null
+  readonly #logger: Logger | null
   #seq = 0
 
-  constructor(options: { limit?: number; file?: string | null } = {}) {
+  constructor(options: { limit?: number; file?: string | null; logger?: Logger } = {}) {
     this.#limit = options.limit ?? 10_000
     this.#file = options.file ?? null
+    this.#logger = options.logger ?? null
   }
 
+  /** Stores an exchange that is already redacted, and logs one debug line about it. */
   record(entry: Omit<StoredEntry, 'seq'>): void {
     const stored = { ...entry, seq: ++this.#seq }
+    const { host, method, path, status, duration_ms, key_prefix } = stored
+    this.#logger?.debug({ seq: stored.seq, host, method, path, status, duration_ms, key_prefix }, 'exchange')
     this.#entries.push(stored)
     if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit)
     if (this.#file) void appendFile(this.#file, JSON.stringify(expand(stored)) + '\n').catch(() => undefined)
@@ -106,11 +112,12 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
         sandbox_time: sandboxTime,
         host,
         method: req.method,
-        path: req.path,
-        query: { ...(req.query as Record<string, unknown>) },
+        path: redactText(req.path),
+        query: JSON.parse(redactText(JSON.stringify(req.query ?? {}))) as Record<string, unknown>,
         status: res.statusCode,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        key_prefix: credential ? credential.slice(0, 12) : null,
+        // A prefix of something shorter than a key would be most of it; keep only real prefixes.
+        key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
         request: { headers: redactHeaders(req.headers), body: redactText(rawBody(req)) },
         response: { headers: pickHeaders(res), body: redactText(responseText) },
         fault: (res.locals.fault as string | undefined) ?? null,

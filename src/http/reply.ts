@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response, Router } from 'express'
 import type { z } from 'zod'
 import type { Store } from '../domain/ports.js'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
+import { redactText } from '../support/redact.js'
 
 /** What a route returns; `handle` commits state before sending it. */
 export interface Reply {
@@ -40,7 +41,8 @@ export function mountRoutes(router: Router, store: Store, routes: Route[]): void
     const allowed = group.map((r) => r.method.toUpperCase())
     if (allowed.includes('GET')) allowed.push('HEAD')
     router.all(path, (req: Request, _res: Response, next: NextFunction) => {
-      next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: req.path, allowed }, { Allow: allowed.join(', ') }))
+      const shown = redactText(req.baseUrl + req.path)
+      next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: shown, allowed }, { Allow: allowed.join(', ') }))
     })
   }
 }

@@ -24,6 +24,11 @@ export const TABLE_LAYOUT: Record<TableName, 'doc' | 'log'> = {
 
 export const TABLE_NAMES = Object.keys(TABLE_LAYOUT) as TableName[]
 
+/** Unique fields looked up on the hot path, kept in a map index (`authenticate()` finds keys by hash). */
+export const TABLE_INDEXES: Partial<Record<TableName, string[]>> = {
+  keys: ['hash'],
+}
+
 export function defaultMeta(): StoreMeta {
   return { world: 'empty', seed: 1, clock: { offset_ms: 0, frozen_at: null } }
 }

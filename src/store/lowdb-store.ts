@@ -1,10 +1,10 @@
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { Low, Memory } from 'lowdb'
 import { DataFile } from 'lowdb/node'
 import type { Snapshot, Store, StoreMeta, TableName, Tables } from '../domain/ports.js'
 import { MemoryTable } from './memory-table.js'
-import { TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
+import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
 
 type Doc = Record<string, unknown> & { version: 1; meta: StoreMeta }
 type AnyTable = MemoryTable<{ id: string }>
@@ -28,7 +28,9 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     file ? new DataFile<Doc>(file, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) }) : new Memory<Doc>(),
     docOf(emptySnapshot()),
   )
-  await db.read()
+  await db.read().catch((error: Error) => {
+    throw new Error(`State file ${file} is not valid JSON (${error.message}); move it away or pass --state memory`)
+  })
 
   let meta: StoreMeta = db.data.meta ?? defaultMeta()
   let docDirty = false
@@ -36,9 +38,10 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   let rewriteLog = false
   const logPending = new Map<TableName, Set<string>>()
 
-  const tables = Object.fromEntries(
-    TABLE_NAMES.map((name) => [name, new MemoryTable((id, durable) => onChange(name, id, durable))]),
-  ) as unknown as Record<TableName, AnyTable>
+  const tables = Object.fromEntries(TABLE_NAMES.map((name) => {
+    const indexed = (TABLE_INDEXES[name] ?? []) as Array<'id'>
+    return [name, new MemoryTable((id, durable) => onChange(name, id, durable), indexed)]
+  })) as unknown as Record<TableName, AnyTable>
 
   function onChange(name: TableName, id: string, durable: boolean): void {
     if (TABLE_LAYOUT[name] === 'doc') {
@@ -55,7 +58,8 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   for (const name of TABLE_NAMES) {
     if (TABLE_LAYOUT[name] === 'doc') tables[name].load((db.data[name] as Array<{ id: string }>) ?? [])
   }
-  if (logPath) await replayLog(logPath, tables)
+  // A log with many superseded versions is compacted once at open, never on the write path.
+  if (logPath && (await replayLog(logPath, tables)).superseded > 1000) await atomicWrite(logPath, allLogLines(tables))
 
   function snapshot(): Snapshot {
     const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
@@ -166,29 +170,46 @@ function allLogLines(tables: Record<TableName, AnyTable>): string {
   return out
 }
 
-async function replayLog(path: string, tables: Record<TableName, AnyTable>): Promise<void> {
+/**
+ * Folds the JSONL log into `tables` (last version of each id wins). A torn last line (a crash
+ * mid-append, never acknowledged) is cut off so the next append starts on a clean line.
+ */
+async function replayLog(path: string, tables: Record<TableName, AnyTable>): Promise<{ superseded: number }> {
   const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return ''
     throw e
   })
   const lines = text.split('\n')
   const byTable = new Map<TableName, Map<string, { id: string }>>()
+  let count = 0
+  let tornAt: number | null = null
   lines.forEach((line, index) => {
     if (!line) return
     let entry: { t: TableName; r?: { id: string }; del?: string }
     try {
       entry = JSON.parse(line)
     } catch {
-      // Only the last line can be torn (a crash mid-append); it was never acknowledged.
-      if (index >= lines.length - 2) return
+      if (index === lines.length - 1 || (index === lines.length - 2 && !lines[index + 1])) {
+        tornAt = text.length - line.length - (index === lines.length - 1 ? 0 : 1)
+        return
+      }
       throw new Error(`${path}:${index + 1}: corrupt state log line`)
     }
+    count++
     const rows = byTable.get(entry.t) ?? new Map()
     if (entry.r) rows.set(entry.r.id, entry.r)
     else if (entry.del) rows.delete(entry.del)
     byTable.set(entry.t, rows)
   })
-  for (const [name, rows] of byTable) if (tables[name]) tables[name].load([...rows.values()])
+  if (tornAt !== null) await truncate(path, Buffer.byteLength(text.slice(0, tornAt)))
+  else if (text && !text.endsWith('\n')) await appendFile(path, '\n')
+  let kept = 0
+  for (const [name, rows] of byTable) {
+    if (!tables[name]) continue
+    tables[name].load([...rows.values()])
+    kept += rows.size
+  }
+  return { superseded: count - kept }
 }
 
 async function atomicWrite(path: string, text: string): Promise<void> {

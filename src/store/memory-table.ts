@@ -3,13 +3,19 @@ import type { Table } from '../domain/ports.js'
 /** Notified on every change so the store can mark its document dirty or queue a log line. */
 export type ChangeListener = (id: string, durable: boolean) => void
 
-/** A `Table` held in a Map, in insertion order; persistence is the listener's business. */
+/**
+ * A `Table` held in a Map, in insertion order; persistence is the listener's business. Fields named
+ * in `indexed` hold unique values and get a map index, so `findBy` on them costs O(1) (this keeps
+ * `authenticate()` from scanning every key by hash).
+ */
 export class MemoryTable<T extends { id: string }> implements Table<T> {
   readonly #rows = new Map<string, T>()
   readonly #onChange: ChangeListener
+  readonly #indexes = new Map<keyof T, Map<unknown, string>>()
 
-  constructor(onChange: ChangeListener = () => {}) {
+  constructor(onChange: ChangeListener = () => {}, indexed: ReadonlyArray<keyof T> = []) {
     this.#onChange = onChange
+    for (const field of indexed) this.#indexes.set(field, new Map())
   }
 
   get(id: string): T | undefined {
@@ -25,6 +31,13 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
     return undefined
   }
 
+  findBy<K extends keyof T>(field: K, value: T[K]): T | undefined {
+    const index = this.#indexes.get(field)
+    if (!index) return this.find((row) => row[field] === value)
+    const id = index.get(value)
+    return id === undefined ? undefined : this.#rows.get(id)
+  }
+
   filter(predicate: (row: T) => boolean): T[] {
     return this.all().filter(predicate)
   }
@@ -32,6 +45,7 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   insert(row: T): T {
     if (this.#rows.has(row.id)) throw new Error(`duplicate id ${row.id}`)
     this.#rows.set(row.id, row)
+    this.#index(row)
     this.#onChange(row.id, true)
     return row
   }
@@ -48,7 +62,11 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   }
 
   remove(id: string): void {
-    if (this.#rows.delete(id)) this.#onChange(id, true)
+    const row = this.#rows.get(id)
+    if (!row) return
+    this.#unindex(row)
+    this.#rows.delete(id)
+    this.#onChange(id, true)
   }
 
   size(): number {
@@ -58,7 +76,11 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   /** Replace all rows without notifying (loading and resets). */
   load(rows: readonly T[]): void {
     this.#rows.clear()
-    for (const row of rows) this.#rows.set(row.id, row)
+    for (const index of this.#indexes.values()) index.clear()
+    for (const row of rows) {
+      this.#rows.set(row.id, row)
+      this.#index(row)
+    }
   }
 
   #patch(id: string, patch: Partial<T>): T {
@@ -66,7 +88,17 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
     if (!row) throw new Error(`no row ${id}`)
     // Rows are replaced, not mutated, so a value handed out earlier stays a consistent snapshot.
     const next = { ...row, ...patch }
+    this.#unindex(row)
     this.#rows.set(id, next)
+    this.#index(next)
     return next
+  }
+
+  #index(row: T): void {
+    for (const [field, index] of this.#indexes) index.set(row[field], row.id)
+  }
+
+  #unindex(row: T): void {
+    for (const [field, index] of this.#indexes) if (index.get(row[field]) === row.id) index.delete(row[field])
   }
 }

@@ -86,14 +86,28 @@ export function parseWorld(text: string, file: string): World {
 }
 
 function checkReferences(world: z.infer<typeof worldSchema>, ctx: z.RefinementCtx): void {
-  const users = new Set(world.users.map((u) => u.id))
-  const workspaces = new Set(world.workspaces.map((w) => w.id))
   const check = (ok: boolean, path: Array<string | number>, message: string) => {
     if (!ok) ctx.addIssue({ code: 'custom', path, message })
   }
+  // Seeding inserts rows in file order, so ids must be unique and a parent must come before its children.
+  const unique = (section: string, ids: string[]) => {
+    const seen = new Set<string>()
+    ids.forEach((value, i) => {
+      check(!seen.has(value), [section, i, section === 'memberships' ? 'user' : 'id'], `duplicate ${section === 'memberships' ? 'membership' : 'id'} \`${value}\``)
+      seen.add(value)
+    })
+    return seen
+  }
+  const users = unique('users', world.users.map((u) => u.id))
+  const workspaces = unique('workspaces', world.workspaces.map((w) => w.id))
+  unique('connections', world.connections.map((c) => c.id))
+  unique('memberships', world.memberships.map((m) => `${m.user}@${m.workspace}`))
+  const declared = new Set<string>()
   world.workspaces.forEach((w, i) => {
     check(users.has(w.owner), ['workspaces', i, 'owner'], `unknown user \`${w.owner}\``)
     check(!w.parent || workspaces.has(w.parent), ['workspaces', i, 'parent'], `unknown workspace \`${w.parent}\``)
+    check(!w.parent || !workspaces.has(w.parent) || declared.has(w.parent), ['workspaces', i, 'parent'], `parent \`${w.parent}\` must be listed before its children`)
+    declared.add(w.id)
   })
   world.memberships.forEach((m, i) => {
     check(users.has(m.user), ['memberships', i, 'user'], `unknown user \`${m.user}\``)

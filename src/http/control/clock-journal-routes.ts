@@ -5,6 +5,8 @@ import { parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
 import { iso, parseDuration } from '../../domain/durations.js'
 
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
 const clockBody = z.strictObject({
   advance: z.union([z.string(), z.number().nonnegative()]).optional(),
   set: z.iso.datetime({ offset: true }).optional(),
@@ -39,6 +41,11 @@ export function clockJournalRoutes(ctx: AppContext): Route[] {
         }
         // Parse everything before changing anything, so a refused request changes nothing.
         const advance = body.advance === undefined ? undefined : parseDuration(body.advance, 'advance')
+        const target = (body.set === undefined ? ctx.clock.now() : Date.parse(body.set)) + (advance ?? 0)
+        // Dates past year 9999 cannot be rendered as ISO text; refuse them instead of breaking every later response.
+        if (!(target >= 0 && target <= LATEST)) {
+          throw invalidRequest(`sandbox time must stay between ${iso(0)} and ${iso(LATEST)}`, body.set === undefined ? 'advance' : 'set')
+        }
         if (body.set !== undefined) ctx.clock.set(Date.parse(body.set))
         if (advance !== undefined) ctx.clock.advance(advance)
         if (body.freeze !== undefined) ctx.clock.freeze(body.freeze)

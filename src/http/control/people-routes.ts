@@ -6,12 +6,14 @@ import { addMembership, createUser, createWorkspace, listWorkspaces, removeMembe
 import { mintKey, publicKey } from '../../domain/keys.js'
 import { notFound } from '../../domain/errors.js'
 import { creditsSchema, policySchema, rateLimitsSchema } from '../../store/world-file.js'
+import { expiresInDays, scopeName } from '../routes/keys.js'
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, `_` or `-`')
 
-const userBody = z.strictObject({ email: z.email(), name: z.string().min(1), id: id.optional() })
+const name = z.string('must be a string').min(1, 'must be a non-empty string').max(200, 'must be at most 200 characters')
+const userBody = z.strictObject({ email: z.email().max(254), name, id: id.optional() })
 const workspaceBody = z.strictObject({
-  name: z.string().min(1),
+  name,
   owner_user_id: id,
   parent_id: id.nullable().optional(),
   id: id.optional(),
@@ -23,9 +25,9 @@ const membershipBody = z.strictObject({ user_id: id, workspace_id: id, role: z.e
 const keyBody = z.strictObject({
   user_id: id,
   workspace_id: id.nullable().optional(),
-  scopes: z.array(z.string()).min(1),
-  name: z.string().min(1).max(100).optional(),
-  expires_in_days: z.number().optional(),
+  scopes: z.array(scopeName, 'must be an array of scope strings').min(1, 'must name at least one scope'),
+  name: z.string('must be a string').min(1).max(100).optional(),
+  expires_in_days: expiresInDays.optional(),
 })
 
 /** What a signed-in browser session would do: users, workspaces, memberships, keys (DESIGN). */

@@ -5,19 +5,10 @@ import { parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
 import { listWorlds } from '../../store/world-file.js'
 import { TABLE_NAMES } from '../../store/layout.js'
+import { snapshotSchema } from '../../store/snapshot-schema.js'
 import type { Snapshot } from '../../domain/ports.js'
 
 const resetBody = z.strictObject({ world: z.string().min(1).optional(), seed: z.number().int().optional() })
-
-const snapshotBody = z.object({
-  version: z.literal(1, 'must be 1'),
-  meta: z.object({
-    world: z.string(),
-    seed: z.number().int(),
-    clock: z.object({ offset_ms: z.number(), frozen_at: z.number().nullable() }),
-  }),
-  ...Object.fromEntries(TABLE_NAMES.map((name) => [name, z.array(z.object({ id: z.string() }).passthrough()).default([])])),
-})
 
 /** Reset, export/import and the list of shipped worlds. */
 export function worldRoutes(ctx: AppContext): Route[] {
@@ -42,7 +33,7 @@ export function worldRoutes(ctx: AppContext): Route[] {
       method: 'put',
       path: '/state',
       handler: (req) => {
-        const snapshot = parseInput(snapshotBody, req.body) as unknown as Snapshot
+        const snapshot = parseInput(snapshotSchema, req.body) as unknown as Snapshot
         ctx.deps.store.replace(snapshot)
         ctx.clock.restore(snapshot.meta.clock)
         return { body: { imported: true, counts: counts(snapshot) } }

@@ -3,12 +3,22 @@ import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
 import { actorOf } from '../auth.js'
-import { issueChildKey, listWorkspaceKeys, revokeKey } from '../../domain/keys.js'
+import { MAX_KEY_DAYS, issueChildKey, listWorkspaceKeys, revokeKey } from '../../domain/keys.js'
+import { isKnownScope } from '../../domain/scopes.js'
 
+const DAYS = `must be an integer from 1 to ${MAX_KEY_DAYS}`
+
+/** A known scope name; shared with the control plane's key minting. */
+export const scopeName = z.string('must be a scope string').refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })
+
+/** `expires_in_days`: a positive integer, at most 365 (KEY-04), checked before anything else runs. */
+export const expiresInDays = z.number(DAYS).int(DAYS).min(1, DAYS).max(MAX_KEY_DAYS, DAYS)
+
+// Unknown fields are ignored on the public API (README "Sandbox decisions").
 const createKeyBody = z.object({
-  name: z.string().trim().min(1, 'must be a non-empty string').max(100),
-  scopes: z.array(z.string(), 'must be an array of scope strings').min(1, 'must name at least one scope'),
-  expires_in_days: z.number('must be an integer from 1 to 365').optional(),
+  name: z.string('must be a string').trim().min(1, 'must be a non-empty string').max(100, 'must be at most 100 characters'),
+  scopes: z.array(scopeName, 'must be an array of scope strings').min(1, 'must name at least one scope'),
+  expires_in_days: expiresInDays.optional(),
 })
 
 /** `/api/v1/keys` (KEY-03..08). */
