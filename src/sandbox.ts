@@ -17,6 +17,8 @@ import { createApiApp } from './http/api-app.js'
 import { connectionRoutes } from './http/routes/connections.js'
 import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
+import { mountConsolePages } from './console/console-static.js'
+import { consoleRoutes } from './console/console-routes.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). */
@@ -108,7 +110,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     baseApp: createBaseApp(ctx, {
       // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes], mounts: [connectPages()], control: [gateControlRoutes],
+      routes: [connectionRoutes], mounts: [connectPages()], control: [gateControlRoutes, consoleRoutes],
+      pages: [mountConsolePages],
     }),
     apiApp: createApiApp(ctx),
     resumed,

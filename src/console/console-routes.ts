@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import type { AppContext } from '../http/context.js'
+import type { Route } from '../http/reply.js'
+import { parseInput } from '../http/reply.js'
+import { iso } from '../domain/durations.js'
+import { buildOverview } from './overview.js'
+import { buildTranscript } from './transcript.js'
+import { pendingQueue } from './queue.js'
+
+const transcriptQuery = z.strictObject({
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  key_prefix: z.string().min(1).max(40).optional(),
+  workspace_id: z.string().min(1).max(64).optional(),
+  download: z.enum(['0', '1']).optional(),
+})
+
+/** Control-plane JSON the console needs beyond the shared routes: `/_sandbox/console/*` (admin token applies). */
+export function consoleRoutes(ctx: AppContext): Route[] {
+  const { store } = ctx.deps
+  const clockView = () => {
+    const state = ctx.clock.state()
+    return { now: iso(ctx.clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
+  }
+  return [
+    { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(store, clockView()) }) },
+    { method: 'get', path: '/console/queue', handler: () => ({ body: { now: clockView().now, entries: pendingQueue(store, clockView().now) } }) },
+    {
+      method: 'get',
+      path: '/console/transcript',
+      handler: (req) => {
+        const { download, ...filter } = parseInput(transcriptQuery, { ...req.query }, 'Query')
+        const from = filter.from && new Date(filter.from).toISOString()
+        const to = filter.to && new Date(filter.to).toISOString()
+        const keyIds = filter.key_prefix
+          ? new Set(store.keys.filter((k) => k.prefix.startsWith(filter.key_prefix!)).map((k) => k.id))
+          : null
+        const body = buildTranscript({
+          audit: store.audit.all(), ledger: store.ledger.all(), keyIds,
+          filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView().now,
+        })
+        const name = `agent-transcript-${body.generated_at.replace(/[:.]/g, '-')}.json`
+        return { body, headers: download === '1' ? { 'Content-Disposition': `attachment; filename="${name}"` } : undefined }
+      },
+    },
+  ]
+}

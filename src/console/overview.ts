@@ -1,0 +1,63 @@
+import type { Store } from '../domain/ports.js'
+import type { Campaign, KeyRecord, Workspace } from '../domain/model.js'
+
+/** A key as the console shows it: prefix only, never the value or its hash (KEY-02). */
+export type ConsoleKey = Omit<KeyRecord, 'hash'>
+
+export interface WorkspaceView extends Workspace {
+  members: Array<{ user_id: string; name: string; email: string; role: string; status: string }>
+  keys: ConsoleKey[]
+  connections: ReturnType<Store['connections']['all']>[number][]
+  campaigns: Array<Pick<Campaign, 'id' | 'campaign_name' | 'status' | 'daily_budget' | 'currency' | 'channel_type' | 'connection_id'>>
+  pending_reviews: number
+}
+
+export interface Overview {
+  world: string
+  seed: number
+  now: string
+  clock: { frozen: boolean; offset_ms: number }
+  users: Array<{ id: string; name: string; email: string }>
+  workspaces: WorkspaceView[]
+  /** Keys that act in no single workspace (unpinned), listed by user. */
+  unpinned_keys: ConsoleKey[]
+}
+
+/** Strips the hash: the console never receives anything a key could be recovered from. */
+export function consoleKey(record: KeyRecord): ConsoleKey {
+  const { hash: _hash, ...rest } = record
+  return rest
+}
+
+/** The aggregated world view of the console: every workspace with its people, keys, connections and campaigns. */
+export function buildOverview(store: Store, clock: { now: string; frozen: boolean; offset_ms: number }): Overview {
+  const users = store.users.all().map(({ id, name, email }) => ({ id, name, email }))
+  const userById = new Map(users.map((u) => [u.id, u]))
+  const workspaces = store.workspaces.all().map((ws): WorkspaceView => ({
+    ...ws,
+    members: store.memberships.filter((m) => m.workspace_id === ws.id).map((m) => ({
+      user_id: m.user_id,
+      name: userById.get(m.user_id)?.name ?? m.user_id,
+      email: userById.get(m.user_id)?.email ?? '',
+      role: m.role,
+      status: m.status,
+    })),
+    keys: store.keys.filter((k) => k.workspace_id === ws.id).map(consoleKey),
+    connections: store.connections.filter((c) => c.workspace_id === ws.id),
+    campaigns: store.campaigns.filter((c) => c.workspace_id === ws.id).map((c) => ({
+      id: c.id, campaign_name: c.campaign_name, status: c.status, daily_budget: c.daily_budget,
+      currency: c.currency, channel_type: c.channel_type, connection_id: c.connection_id,
+    })),
+    pending_reviews: store.audit.filter((a) => a.workspace_id === ws.id && a.status === 'pending_review').length,
+  }))
+  const meta = store.meta()
+  return {
+    world: meta.world,
+    seed: meta.seed,
+    now: clock.now,
+    clock: { frozen: clock.frozen, offset_ms: clock.offset_ms },
+    users,
+    workspaces,
+    unpinned_keys: store.keys.filter((k) => k.workspace_id === null).map(consoleKey),
+  }
+}

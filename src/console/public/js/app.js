@@ -1,0 +1,107 @@
+// Console shell: token form, sandbox clock, one polling loop, hash routing between views.
+import { ApiError, get, setToken, token } from './api.js'
+import { mount, when } from './dom.js'
+import * as queue from './views/queue.js'
+import * as audit from './views/audit.js'
+import * as journal from './views/journal.js'
+import * as world from './views/world.js'
+import * as transcript from './views/transcript.js'
+
+const VIEWS = { queue, audit, journal, world, transcript }
+const POLL_MS = 1500
+const $ = (id) => document.getElementById(id)
+
+const clock = { now: null, frozen: false, fetchedAt: 0 }
+const listeners = new Set()
+let cleanup = null
+
+/** Shared services handed to every view. */
+const app = {
+  /** Current sandbox time in ms, ticking locally between polls unless the clock is frozen. */
+  now: () => (clock.now === null ? null : clock.now + (clock.frozen ? 0 : performance.now() - clock.fetchedAt)),
+  /** Runs `fn(tick)` after every poll; returns an unsubscribe function. */
+  onTick: (fn) => (listeners.add(fn), () => listeners.delete(fn)),
+  /** Polls now (after an action), instead of waiting for the next round. */
+  refresh: () => poll(),
+  say(text) {
+    $('status').textContent = text
+  },
+  fail(error) {
+    const alert = $('alert')
+    alert.hidden = false
+    alert.dataset.source = 'action'
+    if (error instanceof ApiError && error.code === 'ADMIN_TOKEN_REQUIRED') {
+      alert.textContent = token()
+        ? 'The admin token was refused. Enter the token the sandbox was started with (--admin-token).'
+        : 'This sandbox needs an admin token. Enter it above (it is kept in this tab only).'
+    } else {
+      alert.textContent = error instanceof ApiError ? `${error.message}${error.code ? ` (${error.code})` : ''}` : String(error?.message ?? error)
+    }
+  },
+  clearAlert() {
+    $('alert').hidden = true
+  },
+}
+
+let polling = false
+async function poll() {
+  if (polling) return
+  polling = true
+  try {
+    const [c, q] = await Promise.all([get('/clock'), get('/console/queue')])
+    Object.assign(clock, { now: Date.parse(c.now), frozen: c.frozen, fetchedAt: performance.now() })
+    $('queue-count').textContent = q.entries.length ? String(q.entries.length) : ''
+    $('clock-state').textContent = c.frozen ? 'frozen' : ''
+    if ($('alert').dataset.source === 'poll') app.clearAlert()
+    for (const fn of listeners) fn({ clock: c, queue: q })
+  } catch (error) {
+    app.fail(error)
+    $('alert').dataset.source = 'poll'
+  } finally {
+    polling = false
+  }
+}
+
+function showClock() {
+  const now = app.now()
+  $('sandbox-now').textContent = now === null ? '…' : `${when(new Date(now).toISOString())} UTC`
+  if (now !== null) $('sandbox-now').setAttribute('datetime', new Date(now).toISOString())
+}
+
+function route() {
+  const name = location.hash.slice(1) in VIEWS ? location.hash.slice(1) : 'queue'
+  for (const link of document.querySelectorAll('nav.tabs a')) {
+    if (link.dataset.view === name) link.setAttribute('aria-current', 'page')
+    else link.removeAttribute('aria-current')
+  }
+  cleanup?.()
+  listeners.clear()
+  app.clearAlert()
+  const main = mount($('main'))
+  document.title = `${document.querySelector(`nav.tabs a[data-view="${name}"]`).firstChild.textContent.trim()} · adops-sandbox console`
+  cleanup = VIEWS[name].render(main, app) ?? null
+  void poll()
+}
+
+function setupToken() {
+  const input = $('admin-token')
+  input.value = token()
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    setToken(input.value.trim())
+    app.say(input.value.trim() ? 'Admin token set for this tab.' : 'No admin token.')
+    route()
+  })
+  $('token-clear').addEventListener('click', () => {
+    input.value = ''
+    setToken('')
+    app.say('Admin token forgotten.')
+    route()
+  })
+}
+
+setupToken()
+window.addEventListener('hashchange', route)
+setInterval(poll, POLL_MS)
+setInterval(showClock, 250)
+route()

@@ -1,0 +1,85 @@
+// Small DOM helpers. Data is always set as text, never parsed as HTML.
+
+/** Creates an element: h('button', {type: 'button', onclick}, 'Approve'). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag)
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue
+    if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value)
+    else if (name === 'class') el.className = value
+    else if (name === 'dataset') Object.assign(el.dataset, value)
+    else if (value === true) el.setAttribute(name, '')
+    else el.setAttribute(name, String(value))
+  }
+  append(el, children)
+  return el
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)))
+  }
+}
+
+/** An SVG element (the chart). */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag)
+  for (const [name, value] of Object.entries(attrs)) if (value !== undefined) el.setAttribute(name, String(value))
+  append(el, children)
+  return el
+}
+
+/** Replaces the children of `el`. */
+export function mount(el, ...children) {
+  el.replaceChildren()
+  append(el, children)
+  return el
+}
+
+/** A labelled form control: label + input/select, linked by id. */
+export function field(label, control) {
+  if (!control.id) control.id = `f-${Math.random().toString(36).slice(2, 9)}`
+  return h('div', { class: 'field' }, h('label', { for: control.id }, label), control)
+}
+
+export function select(name, options, value = '') {
+  return h('select', { name }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)))
+}
+
+/** `2026-11-22T13:05:00.000Z` → `2026-11-22 13:05:00`. */
+export function when(isoText) {
+  return isoText ? String(isoText).replace('T', ' ').replace(/\.\d+Z$|Z$/, '') : '—'
+}
+
+/** A duration in ms as `2d 3h`, `71h 59m`, `4m 05s`. */
+export function duration(ms) {
+  if (ms <= 0) return 'expired'
+  const sec = Math.floor(ms / 1000)
+  const d = Math.floor(sec / 86400), hr = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), ss = sec % 60
+  if (d > 0) return `${d}d ${hr}h ${String(m).padStart(2, '0')}m`
+  if (hr > 0) return `${hr}h ${String(m).padStart(2, '0')}m ${String(ss).padStart(2, '0')}s`
+  return `${m}m ${String(ss).padStart(2, '0')}s`
+}
+
+export function money(amount, currency) {
+  if (amount === null || amount === undefined) return '—'
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD', signDisplay: 'auto' }).format(amount)
+  } catch {
+    return `${amount} ${currency ?? ''}`.trim()
+  }
+}
+
+export function json(value) {
+  return h('pre', { class: 'json' }, JSON.stringify(value, null, 2))
+}
+
+export function badge(text, kind = text) {
+  return h('span', { class: `badge b-${String(kind).replace(/[^a-z_]/gi, '')}` }, text)
+}
+
+/** Empty-state line for lists. */
+export function empty(text) {
+  return h('p', { class: 'empty' }, text)
+}

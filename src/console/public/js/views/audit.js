@@ -1,0 +1,82 @@
+// Audit log: every write attempt, filterable by workspace, key, decision, script; each expands to the full record.
+import { get } from '../api.js'
+import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+
+const DECISIONS = [['', 'any'], ['run', 'run'], ['hold', 'hold'], ['block', 'block']]
+const STATUSES = ['', 'executed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'failed', 'dry_run']
+
+export function render(main, app) {
+  const form = h('form', { class: 'filters', 'aria-label': 'Filter the audit log' })
+  const list = h('div', { class: 'entries', id: 'audit-list' })
+  const count = h('p', { class: 'muted', 'aria-live': 'polite' })
+  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), form, count, list)
+  const rows = new Map()
+  let filters = {}
+
+  void get('/console/overview').then((world) => {
+    const keys = [...world.workspaces.flatMap((w) => w.keys), ...world.unpinned_keys]
+    mount(form,
+      field('Workspace', select('workspace_id', [['', 'all'], ...world.workspaces.map((w) => [w.id, `${w.name} (${w.id})`])])),
+      field('Key', select('key_prefix', [['', 'all'], ...keys.map((k) => [k.prefix, `${k.name} · ${k.prefix}…`])])),
+      field('Decision', select('decision', DECISIONS)),
+      field('Status', select('status', STATUSES.map((s) => [s, s || 'any']))),
+      field('Script', h('input', { name: 'script', type: 'search', placeholder: 'e.g. enable_campaign' })))
+  }).catch(app.fail)
+  form.addEventListener('input', () => {
+    filters = Object.fromEntries(new FormData(form))
+    rows.clear()
+    list.replaceChildren()
+    void load()
+  })
+  form.addEventListener('submit', (event) => event.preventDefault())
+
+  const matches = (e) => (!filters.workspace_id || e.workspace_id === filters.workspace_id) &&
+    (!filters.key_prefix || e.key_prefix === filters.key_prefix) &&
+    (!filters.decision || e.decision === filters.decision) &&
+    (!filters.status || e.status === filters.status) &&
+    (!filters.script || e.script.includes(filters.script.trim()))
+
+  async function load() {
+    try {
+      const res = await get('/audit')
+      const all = Array.isArray(res) ? res : (res.entries ?? res.audit ?? [])
+      const shown = all.filter(matches).sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
+      count.textContent = `${shown.length} of ${all.length} entries`
+      for (const entry of shown) upsert(entry)
+      const ids = new Set(shown.map((e) => e.id))
+      for (const [id, row] of rows) if (!ids.has(id)) (row.el.remove(), rows.delete(id))
+      // Keep newest first without re-creating rows (open entries stay open).
+      shown.forEach((entry, i) => {
+        const el = rows.get(entry.id).el
+        if (list.children[i] !== el) list.insertBefore(el, list.children[i] ?? null)
+      })
+      list.querySelector('.empty')?.remove()
+      if (shown.length === 0) list.append(empty('No audit entries match.'))
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+
+  function upsert(entry) {
+    const stamp = JSON.stringify(entry)
+    const existing = rows.get(entry.id)
+    if (existing?.stamp === stamp) return
+    const el = h('details', { class: 'entry', dataset: { auditId: entry.id } },
+      h('summary', {},
+        h('time', { datetime: entry.at }, when(entry.at)), ' ',
+        h('strong', {}, entry.script), ' ', badge(entry.decision), ' ', badge(entry.status.replace('_', ' '), entry.status), ' ',
+        h('code', {}, `${entry.key_prefix}…`), ' ', h('span', { class: 'muted' }, entry.workspace_id)),
+      h('p', {}, `The gate decided “${entry.decision}” (rule ${entry.rule}): ${entry.reason}`),
+      entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at ${when(entry.review.at)}.`) : null,
+      h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' '))),
+      json(entry))
+    if (existing) {
+      el.open = existing.el.open
+      existing.el.replaceWith(el)
+    }
+    rows.set(entry.id, { el, stamp })
+    if (!existing) list.append(el)
+  }
+
+  return app.onTick(() => void load())
+}

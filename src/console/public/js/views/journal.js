@@ -1,0 +1,68 @@
+// Request journal: recent exchanges of both hosts, credentials redacted, faults marked.
+import { get, query } from '../api.js'
+import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+
+const LIMIT = 200
+
+export function render(main, app) {
+  const form = h('form', { class: 'filters', 'aria-label': 'Filter the journal' },
+    field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })),
+    field('Method', select('method', [['', 'any'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])])),
+    field('Status', h('input', { name: 'status', inputmode: 'numeric', pattern: '[0-9]{3}', size: 4, placeholder: '202' })),
+    field('Host', select('host', [['', 'both'], ['base', 'base'], ['api', 'api']])),
+    field('Key prefix', h('input', { name: 'key_prefix', placeholder: 'svc_test_age', spellcheck: 'false' })))
+  const table = h('table', { class: 'journal' },
+    h('caption', { class: 'sr-only' }, 'Recorded exchanges, newest first'),
+    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Method', 'Path', 'Status', 'ms', 'Key', ''].map((t) => h('th', { scope: 'col' }, t)))))
+  const body = h('tbody')
+  table.append(body)
+  const note = h('p', { class: 'muted' })
+  mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes.'), form, note, table)
+  let since = 0
+  let filters = {}
+
+  form.addEventListener('input', () => {
+    filters = Object.fromEntries(new FormData(form))
+    if (filters.status && !/^\d{3}$/.test(filters.status)) return
+    since = 0
+    body.replaceChildren()
+    void load()
+  })
+  form.addEventListener('submit', (event) => event.preventDefault())
+
+  async function load() {
+    try {
+      const res = await get(`/journal${query({ ...filters, since: since || undefined, limit: LIMIT })}`)
+      since = res.last_seq
+      // New exchanges go on top; open rows stay as they are.
+      for (const entry of res.entries) body.prepend(...rows(entry))
+      while (body.children.length > LIMIT * 2) body.lastElementChild.remove()
+      if (res.entries.length) body.querySelector('.empty-row')?.remove()
+      note.textContent = res.last_seq ? `Showing up to ${LIMIT} of the latest exchanges; updates live.` : ''
+      if (!body.children.length) body.append(h('tr', { class: 'empty-row' }, h('td', { colspan: 9 }, empty('No exchanges recorded yet.'))))
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+
+  function rows(e) {
+    const detail = h('tr', { class: 'detail', hidden: true }, h('td', { colspan: 9 },
+      h('div', { class: 'exchange' },
+        h('section', {}, h('h3', {}, 'Request'), json({ query: e.query, headers: e.request.headers, body: e.request.body })),
+        h('section', {}, h('h3', {}, 'Response'), json({ headers: e.response.headers, body: e.response.body })))))
+    const toggle = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-label': `Details of exchange ${e.seq}` }, 'Details')
+    toggle.addEventListener('click', () => {
+      detail.hidden = !detail.hidden
+      toggle.setAttribute('aria-expanded', String(!detail.hidden))
+    })
+    const statusKind = e.status >= 500 ? 's5' : e.status >= 400 ? 's4' : e.status === 202 ? 'pending_review' : 's2'
+    const row = h('tr', { class: e.fault ? 'fault' : '' },
+      h('td', {}, e.seq), h('td', {}, when(e.sandbox_time)), h('td', {}, e.host), h('td', {}, e.method),
+      h('td', { class: 'path' }, e.path, e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null),
+      h('td', {}, badge(String(e.status), statusKind)), h('td', { class: 'num' }, e.duration_ms),
+      h('td', {}, e.key_prefix ? h('code', {}, `${e.key_prefix}…`) : '—'), h('td', {}, toggle))
+    return [row, detail]
+  }
+
+  return app.onTick(() => void load())
+}

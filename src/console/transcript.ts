@@ -1,0 +1,125 @@
+import type { AuditEntry, LedgerEntry } from '../domain/model.js'
+
+/** Which writes a transcript covers: a sandbox-time window and optionally one key or workspace. */
+export interface TranscriptFilter {
+  from?: string
+  to?: string
+  key_prefix?: string
+  workspace_id?: string
+}
+
+export interface BudgetChange {
+  audit_id: string
+  at: string
+  campaign_id: string | null
+  before: number | null
+  after: number | null
+  delta: number | null
+  currency: string | null
+  status: AuditEntry['status']
+}
+
+/** What an agent did in a window: the agent-safety transcript of the console (GATE-01..05). */
+export interface Transcript {
+  generated_at: string
+  filter: TranscriptFilter
+  totals: { attempted: number; executed: number; held: number; blocked: number; approved: number; rejected: number; expired: number; pending: number; failed: number }
+  budget_changes: BudgetChange[]
+  /** Sum of executed budget deltas per currency (daily budget, account currency). */
+  budget_delta_by_currency: Record<string, number>
+  credits: { charged: number; refunded: number; net: number }
+  writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review'>>
+}
+
+// A write counts as executed once it has run: directly, or after approval.
+const RAN = new Set<AuditEntry['status']>(['executed', 'approved'])
+
+/** Builds the transcript from audit entries and the credit ledger. Pure: same input, same output. */
+export function buildTranscript(input: { audit: readonly AuditEntry[]; ledger: readonly LedgerEntry[]; keyIds: ReadonlySet<string> | null; filter: TranscriptFilter; now: string }): Transcript {
+  const { filter } = input
+  const inWindow = (at: string) => (!filter.from || at >= filter.from) && (!filter.to || at <= filter.to)
+  const writes = input.audit
+    .filter((a) => inWindow(a.at) && (!filter.workspace_id || a.workspace_id === filter.workspace_id) &&
+      (!filter.key_prefix || a.key_prefix.startsWith(filter.key_prefix)))
+    .sort((a, b) => a.at.localeCompare(b.at))
+  const ledger = input.ledger.filter((l) => inWindow(l.at) && (!filter.workspace_id || l.workspace_id === filter.workspace_id) &&
+    (input.keyIds === null || (l.key_id !== null && input.keyIds.has(l.key_id))))
+  const budget_changes = writes.filter((w) => w.operation === 'budget').map(budgetChange)
+  const budget_delta_by_currency: Record<string, number> = {}
+  for (const change of budget_changes) {
+    if (change.delta === null || !RAN.has(change.status)) continue
+    const currency = change.currency ?? 'unknown'
+    budget_delta_by_currency[currency] = round2((budget_delta_by_currency[currency] ?? 0) + change.delta)
+  }
+  const charged = sum(ledger.filter((l) => l.reason === 'charge').map((l) => Math.abs(l.amount)))
+  const refunded = sum(ledger.filter((l) => l.reason === 'refund').map((l) => Math.abs(l.amount)))
+  const count = (p: (w: AuditEntry) => boolean) => writes.filter(p).length
+  return {
+    generated_at: input.now,
+    filter,
+    totals: {
+      attempted: writes.length,
+      executed: count((w) => RAN.has(w.status)),
+      held: count((w) => w.decision === 'hold'),
+      blocked: count((w) => w.decision === 'block'),
+      approved: count((w) => w.review?.action === 'approve'),
+      rejected: count((w) => w.status === 'rejected'),
+      expired: count((w) => w.status === 'expired'),
+      pending: count((w) => w.status === 'pending_review'),
+      failed: count((w) => w.status === 'failed'),
+    },
+    budget_changes,
+    budget_delta_by_currency,
+    credits: { charged, refunded, net: round2(charged - refunded) },
+    writes: writes.map(({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits, review }) =>
+      ({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits, review })),
+  }
+}
+
+function budgetChange(entry: AuditEntry): BudgetChange {
+  const before = record(entry.before)
+  const after = record(entry.after)
+  const beforeBudget = num(before?.daily_budget)
+  const afterBudget = num(after?.daily_budget) ?? (RAN.has(entry.status) ? num(flag(entry.args, '--daily-budget')) : null)
+  return {
+    audit_id: entry.id,
+    at: entry.at,
+    campaign_id: str(after?.campaign_id ?? after?.id ?? before?.campaign_id ?? before?.id) ?? flag(entry.args, '--campaign-id'),
+    before: beforeBudget,
+    after: afterBudget,
+    delta: beforeBudget !== null && afterBudget !== null ? round2(afterBudget - beforeBudget) : null,
+    currency: str(after?.currency ?? before?.currency),
+    status: entry.status,
+  }
+}
+
+function flag(args: readonly string[], name: string): string | null {
+  const i = args.indexOf(name)
+  if (i >= 0 && i + 1 < args.length) return args[i + 1]
+  const inline = args.find((a) => a.startsWith(`${name}=`))
+  return inline ? inline.slice(name.length + 1) : null
+}
+
+function record(value: unknown): Record<string, unknown> | null {
+  if (!value || typeof value !== 'object') return null
+  const v = value as Record<string, unknown>
+  // Some writes record `{campaign: {...}}` rather than the campaign itself.
+  return v.campaign && typeof v.campaign === 'object' ? (v.campaign as Record<string, unknown>) : v
+}
+
+function num(value: unknown): number | null {
+  const n = typeof value === 'string' ? Number(value) : value
+  return typeof n === 'number' && Number.isFinite(n) ? n : null
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null
+}
+
+function sum(values: number[]): number {
+  return round2(values.reduce((a, b) => a + b, 0))
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100
+}
