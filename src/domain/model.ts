@@ -167,7 +167,7 @@ export interface AuditEntry {
   after: unknown
   result: unknown
   expires_at: string | null
-  review: { by: string; action: 'approve' | 'reject'; at: string; key_id?: string | null } | null
+  review: { by: string; action: 'approve' | 'reject'; at: string; key_id?: string | null; comment?: string } | null
   /** Which list, hours window or limit decided (GATE-01..03); see `GateExplanation`. */
   explanation?: GateExplanation
   /** Same workspace, key, script, platform and args: a retried pending write reuses its entry. */

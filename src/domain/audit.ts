@@ -1,0 +1,72 @@
+import type { Deps } from './ports.js'
+import type { AuditEntry, AuditStatus } from './model.js'
+import { notFound } from './errors.js'
+
+/** Filters of `GET /_sandbox/audit` and `GET /api/v1/audit`; all optional, combined with AND. */
+export interface AuditFilter {
+  workspace_id?: string
+  status?: AuditStatus
+  decision?: AuditEntry['decision']
+  script?: string
+  key_id?: string
+  key_prefix?: string
+  /** Entries at or after this sandbox time (ISO). */
+  since?: string
+  limit?: number
+  offset?: number
+}
+
+export interface AuditPage {
+  entries: PublicAudit[]
+  total: number
+  limit: number
+  offset: number
+  has_more: boolean
+}
+
+/** An audit entry as responses show it: `audit_id`, and `reviewed_args` on held writes (GATE-01). */
+export type PublicAudit = AuditEntry & { audit_id: string; reviewed_args?: string[] }
+
+export function publicAudit(entry: AuditEntry): PublicAudit {
+  return { ...entry, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: entry.args } : {}) }
+}
+
+/**
+ * Expires a pending review whose TTL has passed, judged by sandbox time at the moment it is looked
+ * at (sandbox decision: reviews expire after `review_ttl_hours`). Lazy, so an approval and an expiry
+ * can never both win: whoever reads the entry first at a time past `expires_at` sees it expired.
+ */
+export function refreshExpiry(deps: Deps, entry: AuditEntry): AuditEntry {
+  if (entry.status !== 'pending_review' || !entry.expires_at) return entry
+  if (deps.clock.now() < Date.parse(entry.expires_at)) return entry
+  return deps.store.audit.update(entry.id, { status: 'expired' })
+}
+
+/**
+ * One audit entry, expiry applied. With `workspaceId`, another workspace's entry answers 404 like
+ * a missing one (KEY-12).
+ */
+export function getAuditEntry(deps: Deps, id: string, workspaceId?: string): AuditEntry {
+  const entry = deps.store.audit.get(id)
+  if (!entry || (workspaceId !== undefined && entry.workspace_id !== workspaceId)) throw notFound(`Audit entry ${id}`)
+  return refreshExpiry(deps, entry)
+}
+
+/** Audit entries matching `filter`, newest first, expiry applied to pending ones first. */
+export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
+  const limit = filter.limit ?? 100
+  const offset = filter.offset ?? 0
+  const since = filter.since ? Date.parse(filter.since) : null
+  const inScope = (e: AuditEntry) => filter.workspace_id === undefined || e.workspace_id === filter.workspace_id
+  for (const pending of deps.store.audit.filter((e) => e.status === 'pending_review' && inScope(e))) refreshExpiry(deps, pending)
+  const matches = deps.store.audit.filter((e) =>
+    inScope(e) &&
+    (filter.status === undefined || e.status === filter.status) &&
+    (filter.decision === undefined || e.decision === filter.decision) &&
+    (filter.script === undefined || e.script === filter.script) &&
+    (filter.key_id === undefined || e.key_id === filter.key_id) &&
+    (filter.key_prefix === undefined || e.key_prefix.startsWith(filter.key_prefix)) &&
+    (since === null || Date.parse(e.at) >= since))
+  matches.reverse()
+  return { entries: matches.slice(offset, offset + limit).map(publicAudit), total: matches.length, limit, offset, has_more: offset + limit < matches.length }
+}
