@@ -1,0 +1,113 @@
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { YamlLoadError, parseYaml } from '../src/support/yaml-schema.js'
+import type { YamlProblem } from '../src/support/yaml-schema.js'
+import type { Scenario } from './schema.js'
+import { fragmentSchema, scenarioSchema } from './schema.js'
+import { vocabulary } from './vocabulary.js'
+import './steps/builtin.js'
+
+/** A scenario file that could not be loaded; problems carry file:line:column and a hint. */
+export class ScenarioLoadError extends Error {
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(problems.join('\n'))
+    this.name = 'ScenarioLoadError'
+    this.problems = problems
+  }
+}
+
+/** Scenario files under `paths` (files or folders); folders starting with `_` hold fragments. */
+export async function discover(paths: string[]): Promise<string[]> {
+  const out: string[] = []
+  async function walk(path: string, explicit: boolean): Promise<void> {
+    const info = await stat(path).catch(() => null)
+    if (!info) throw new ScenarioLoadError([`${path}: no such file or folder`])
+    if (info.isFile()) {
+      if (explicit || /\.ya?ml$/.test(path)) out.push(path)
+      return
+    }
+    for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith('_') || entry.name.startsWith('.')) continue
+      await walk(join(path, entry.name), false)
+    }
+  }
+  for (const p of paths) await walk(p, true)
+  return [...new Set(out)]
+}
+
+/** Loads and validates every scenario; all problems of all files are reported together. */
+export async function loadScenarios(paths: string[], cwd = process.cwd()): Promise<Scenario[]> {
+  const files = await discover(paths)
+  const problems: string[] = []
+  const scenarios: Scenario[] = []
+  for (const file of files) {
+    try {
+      scenarios.push(await loadScenario(file, cwd))
+    } catch (error) {
+      problems.push(...describeLoadError(error, file))
+    }
+  }
+  const seen = new Map<string, string>()
+  for (const s of scenarios) {
+    const other = seen.get(s.id)
+    if (other) problems.push(`${s.file}: duplicate scenario id \`${s.id}\` (also in ${other})`)
+    seen.set(s.id, s.file)
+  }
+  if (problems.length > 0) throw new ScenarioLoadError(problems)
+  return scenarios
+}
+
+export async function loadScenario(file: string, cwd = process.cwd()): Promise<Scenario> {
+  const text = await readFile(file, 'utf8')
+  const name = relative(cwd, resolve(file)) || file
+  return { ...parseYaml(text, name, scenarioSchema()), file: name }
+}
+
+const fragments = new Map<string, ReturnType<ReturnType<typeof fragmentSchema>['parse']>>()
+
+/** An `include` fragment, resolved relative to the including scenario; cached per run. */
+export async function loadFragment(path: string, from: string) {
+  const file = resolve(dirname(from), path)
+  const cached = fragments.get(file)
+  if (cached) return cached
+  const fragment = parseYaml(await readFile(file, 'utf8'), relative(process.cwd(), file), fragmentSchema())
+  fragments.set(file, fragment)
+  return fragment
+}
+
+function describeLoadError(error: unknown, file: string): string[] {
+  if (error instanceof YamlLoadError) return error.problems.map((p) => `${error.file}:${p.line}:${p.column} ${p.path ? `${p.path}: ` : ''}${p.message}${hint(p)}`)
+  return [`${file}: ${(error as Error).message}`]
+}
+
+function hint(problem: YamlProblem): string {
+  const unknown = /^unknown keys? `([^`]+)`/.exec(problem.message)
+  if (!unknown) return ''
+  const best = closest(unknown[1], vocabulary())
+  return best ? ` (hint: did you mean \`${best}\`?)` : ' (hint: see README "Conformance kit" for the keys a scenario takes)'
+}
+
+function closest(word: string, candidates: string[]): string | null {
+  let best: string | null = null
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1
+  for (const c of candidates) {
+    const d = distance(word.toLowerCase(), c.toLowerCase())
+    if (d < bestDistance) [best, bestDistance] = [c, d]
+  }
+  return best
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = row[j]
+      row[j] = next
+    }
+  }
+  return row[b.length]
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import type { Scenario } from './schema.js'
+import type { RunSummary, ScenarioResult, StepResult } from './types.js'
+import type { Selection } from './selection.js'
+import type { TargetFactory, TargetSpec } from './targets.js'
+import type { CoverageReport } from './coverage.js'
+import { loadScenarios } from './loader.js'
+import { selectScenarios } from './selection.js'
+import { makeTarget } from './targets.js'
+import { Contract, OPENAPI_PATH } from './contract.js'
+import { runScenario } from './run-scenario.js'
+import { Secrets } from './secrets.js'
+import { applyBaseline, loadBaseline } from './baseline.js'
+import { computeCoverage } from './coverage.js'
+import { startPrismProxy } from './prism-proxy.js'
+
+/** What a run emits, in order; reporters render these (the runner never prints). */
+export type RunEvent =
+  | { type: 'run-start'; total: number; target: string; jobs: number }
+  | { type: 'scenario-start'; id: string; title: string }
+  | { type: 'step'; scenario: string; result: StepResult }
+  | { type: 'scenario-end'; result: ScenarioResult }
+  | { type: 'run-end'; run: RunResult }
+
+export interface Reporter {
+  onEvent?(event: RunEvent, secrets: Secrets): void
+  /** Called once at the end; write files here. */
+  finish?(run: RunResult, secrets: Secrets): Promise<void> | void
+}
+
+export interface RunOptions extends Selection {
+  /** Scenario files or folders; default `scenarios/`. */
+  paths?: string[]
+  target?: TargetSpec | TargetFactory
+  reporters?: Reporter[]
+  onEvent?: (event: RunEvent) => void
+  /** Parallel scenarios (isolated targets only); default: the number of cores. */
+  jobs?: number
+  /** `inline` (prism-http validators, default), `prism-proxy`, or `off`. */
+  contract?: 'inline' | 'prism-proxy' | 'off'
+  /** What a violation does: fail the step (`error`, default) or only report (`warn`). */
+  contractSeverity?: 'error' | 'warn'
+  openapi?: string
+  /** Known failures file; default `conformance/baseline.yaml` when it exists. */
+  baseline?: string | null
+  /** Enforce the rule-coverage gate (exit 4). */
+  coverage?: boolean
+  /** Rule-id prefixes left out of the gate; default from `conformance/coverage.yaml`. */
+  coverageExclude?: string[]
+  env?: Record<string, string | undefined>
+  /** Values redacted from every report (e.g. real keys). */
+  secrets?: string[]
+}
+
+export interface RunResult {
+  scenarios: ScenarioResult[]
+  summary: RunSummary
+  coverage: CoverageReport
+  target: string
+  /** 0 pass, 1 failures/violations/stale baseline, 4 coverage gate (2 and 3 are thrown). */
+  exitCode: 0 | 1 | 4
+}
+
+/**
+ * Loads, selects and runs scenarios; returns the results as data and emits events. Throws
+ * `ScenarioLoadError` (exit 2) and `TargetUnreachableError` (exit 3).
+ */
+export async function runScenarios(options: RunOptions = {}): Promise<RunResult> {
+  const started = performance.now()
+  const all = await loadScenarios(options.paths ?? ['scenarios'])
+  const selected = selectScenarios(all, options)
+  let factory: TargetFactory = isFactory(options.target) ? options.target : makeTarget(options.target)
+  await factory.probe()
+  const proxy = options.contract === 'prism-proxy' ? await startPrismProxy(factory, options.openapi ?? OPENAPI_PATH) : null
+  if (proxy) factory = proxy.factory
+  const contract = options.contract === 'off' ? null : proxy ? proxy.contract : await Contract.load(options.openapi ?? OPENAPI_PATH)
+  const secrets = new Secrets()
+  options.secrets?.forEach((s, i) => secrets.add(`key${i + 1}`, s))
+  const emit = (event: RunEvent) => {
+    options.onEvent?.(event)
+    for (const r of options.reporters ?? []) r.onEvent?.(event, secrets)
+  }
+  const jobs = factory.isolated ? Math.max(1, options.jobs ?? availableParallelism()) : 1
+  emit({ type: 'run-start', total: selected.length, target: factory.describe, jobs })
+  const runId = randomBytes(4).toString('hex')
+  const runOne = async (scenario: Scenario): Promise<ScenarioResult> => {
+    emit({ type: 'scenario-start', id: scenario.id, title: scenario.title })
+    const target = await factory.open(scenario)
+    try {
+      const result = await runScenario(scenario, {
+        target, contract, runId, secrets,
+        contractMode: options.contractSeverity ?? 'error',
+        env: options.env ?? process.env,
+        onStep: (step) => emit({ type: 'step', scenario: scenario.id, result: step }),
+      })
+      emit({ type: 'scenario-end', result })
+      return result
+    } finally {
+      await target.close()
+    }
+  }
+  let results: ScenarioResult[]
+  try {
+    const parallel = await pool(selected.filter((s) => !s.serial), jobs, runOne)
+    const serial = await pool(selected.filter((s) => s.serial), 1, runOne)
+    results = [...parallel, ...serial].sort((a, b) => a.id.localeCompare(b.id))
+  } finally {
+    await proxy?.close()
+  }
+  applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml'))
+  const coverage = computeCoverage(all, results, options.coverageExclude)
+  const summary = summarize(results, performance.now() - started)
+  const failed = summary.failed > 0 || summary.stale > 0
+  const run: RunResult = {
+    scenarios: results,
+    summary,
+    coverage,
+    target: factory.describe,
+    exitCode: failed ? 1 : options.coverage && coverage.uncovered.length > 0 ? 4 : 0,
+  }
+  emit({ type: 'run-end', run })
+  for (const r of options.reporters ?? []) await r.finish?.(run, secrets)
+  return run
+}
+
+/** Counts; an expected (baselined) failure is not a failure, a stale entry is. */
+export function summarize(results: ScenarioResult[], duration: number): RunSummary {
+  const count = (f: (r: ScenarioResult) => boolean) => results.filter(f).length
+  return {
+    passed: count((r) => r.outcome === 'passed' && !r.baseline),
+    failed: count((r) => r.outcome === 'failed' && !r.baseline),
+    skipped: count((r) => r.outcome === 'skipped'),
+    violations: results.reduce((n, r) => n + r.steps.reduce((m, s) => m + s.violations.filter((v) => v.severity === 'error').length, 0), 0),
+    expected_failures: count((r) => r.outcome === 'failed' && r.baseline !== undefined),
+    stale: count((r) => r.baseline?.stale === true),
+    duration_ms: Math.round(duration),
+  }
+}
+
+async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await work(items[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
+  return out
+}
+
+function isFactory(t: RunOptions['target']): t is TargetFactory {
+  return typeof (t as TargetFactory | undefined)?.open === 'function'
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { duration } from '../schema.js'
+import type { Exchange, StepContext, StepSubject, Target } from '../types.js'
+import { parseMs } from '../time.js'
+
+const auth = z.union([
+  z.string(),
+  z.null(),
+  z.strictObject({ bearer: z.string().optional(), service_key: z.string().optional(), api_key: z.string().optional(), authorization: z.string().optional() }),
+])
+
+/** `request`: one HTTP call to the base or api host (or an absolute `url`). */
+export const requestSchema = z.strictObject({
+  host: z.enum(['base', 'api']).default('base'),
+  method: z.string().default('GET'),
+  path: z.string().startsWith('/', 'must start with `/`').optional(),
+  url: z.string().optional(),
+  /** A named credential (`owner`), a key value, or `{bearer|service_key|api_key}` to pick the header. */
+  auth: auth.optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  query: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  json: z.unknown().optional(),
+  /** A raw body (e.g. malformed JSON); sent as application/json unless headers say otherwise. */
+  body: z.string().optional(),
+  timeout: duration.default('10s'),
+}).refine((r) => (r.path === undefined) !== (r.url === undefined), 'give exactly one of `path` or `url`')
+
+export type RequestSpec = z.output<typeof requestSchema>
+
+/** Sends the request and records the exchange (bodies parsed as JSON when they are). */
+export async function runRequest(spec: RequestSpec, ctx: StepContext): Promise<StepSubject> {
+  const r = ctx.render(spec)
+  const { target } = ctx
+  const base = r.host === 'api' ? target.apiUrl : target.baseUrl
+  const url = new URL(r.url ?? `${base.replace(/\/$/, '')}${r.path}`)
+  for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, String(v))
+  const headers: Record<string, string> = { ...authHeaders(r.auth, target), ...lower(r.headers) }
+  let body: string | undefined
+  if (r.json !== undefined || r.body !== undefined) {
+    body = r.body ?? JSON.stringify(r.json)
+    headers['content-type'] ??= 'application/json'
+  }
+  const method = r.method.toUpperCase()
+  const started = performance.now()
+  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(parseMs(r.timeout)) })
+  const text = await res.text()
+  const exchange: Exchange = {
+    host: r.url ? 'url' : r.host,
+    method,
+    url: url.toString(),
+    path: url.pathname,
+    request: { headers, query: Object.fromEntries(url.searchParams), body: r.json ?? r.body },
+    response: { status: res.status, headers: Object.fromEntries(res.headers), body: parseBody(text), text },
+    duration_ms: Math.round(performance.now() - started),
+  }
+  return { status: res.status, headers: exchange.response.headers, body: exchange.response.body, exchange }
+}
+
+function authHeaders(auth: RequestSpec['auth'], target: Target): Record<string, string> {
+  if (auth === undefined || auth === null || auth === 'none') return {}
+  const resolve = (v: string) => target.credentials[v] ?? v
+  if (typeof auth === 'string') return { authorization: `Bearer ${resolve(auth)}` }
+  const out: Record<string, string> = {}
+  if (auth.bearer !== undefined) out.authorization = `Bearer ${resolve(auth.bearer)}`
+  if (auth.authorization !== undefined) out.authorization = auth.authorization
+  if (auth.service_key !== undefined) out['x-service-key'] = resolve(auth.service_key)
+  if (auth.api_key !== undefined) out['x-api-key'] = resolve(auth.api_key)
+  return out
+}
+
+function lower(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+}
+
+export function parseBody(text: string): unknown {
+  if (!text) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}

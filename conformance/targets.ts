@@ -1,0 +1,109 @@
+import { createSandbox } from '../src/create-sandbox.js'
+import { ControlClient } from '../src/client/control-client.js'
+import type { Scenario } from './schema.js'
+import type { Capability, Target } from './types.js'
+
+/** How scenarios reach a service: one `Target` per scenario. */
+export interface TargetFactory {
+  kind: Target['kind']
+  /** Human description for reports. */
+  describe: string
+  capabilities: ReadonlySet<Capability>
+  /** False when scenarios share one service (they then run one at a time). */
+  isolated: boolean
+  open(scenario: Scenario): Promise<Target>
+  /** Checks the service answers at all (exit 3 when not). */
+  probe(): Promise<void>
+}
+
+export type TargetSpec =
+  | { kind: 'sandbox' }
+  | { kind: 'url'; baseUrl: string; apiUrl?: string; adminToken?: string }
+  | { kind: 'real'; baseUrl: string; apiUrl: string; keys: Record<string, string> }
+
+/** The target could not be reached (exit code 3). */
+export class TargetUnreachableError extends Error {}
+
+const ALL: Capability[] = ['control', 'clock', 'faults', 'journal']
+
+export function makeTarget(spec: TargetSpec = { kind: 'sandbox' }): TargetFactory {
+  if (spec.kind === 'sandbox') return inProcess()
+  if (spec.kind === 'url') return runningSandbox(spec)
+  return realDeployment(spec)
+}
+
+/** A fresh in-process sandbox per scenario, loaded with the scenario's world. */
+function inProcess(): TargetFactory {
+  return {
+    kind: 'sandbox',
+    describe: 'in-process sandbox (one world per scenario)',
+    capabilities: new Set(ALL),
+    isolated: true,
+    probe: async () => undefined,
+    async open(scenario) {
+      const sandbox = await createSandbox({ world: scenario.world })
+      return {
+        kind: 'sandbox',
+        baseUrl: sandbox.baseUrl,
+        apiUrl: sandbox.apiUrl,
+        capabilities: new Set(ALL),
+        credentials: sandbox.keys,
+        control: sandbox.control,
+        close: () => sandbox.close(),
+      }
+    },
+  }
+}
+
+/** A running sandbox: reset to the scenario's world before each scenario, so runs are serial. */
+function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: string }): TargetFactory {
+  const control = new ControlClient(spec.baseUrl, spec.adminToken ?? null)
+  let apiUrl = spec.apiUrl
+  return {
+    kind: 'url',
+    describe: `running sandbox at ${spec.baseUrl}`,
+    capabilities: new Set(ALL),
+    isolated: false,
+    async probe() {
+      try {
+        const info = await control.request<{ api_url?: string }>('GET', '/info')
+        apiUrl ??= info.api_url
+      } catch (error) {
+        if ((error as { status?: number }).status === undefined) throw new TargetUnreachableError(`${spec.baseUrl}: ${(error as Error).message}`)
+      }
+      if (!apiUrl) throw new TargetUnreachableError(`${spec.baseUrl}: could not learn the api host; pass --api-url`)
+    },
+    async open(scenario) {
+      const reset = await control.reset(scenario.world)
+      return {
+        kind: 'url',
+        baseUrl: spec.baseUrl,
+        apiUrl: apiUrl!,
+        capabilities: new Set(ALL),
+        credentials: Object.fromEntries(reset.keys.map((k) => [k.name, k.value])),
+        control,
+        close: async () => undefined,
+      }
+    },
+  }
+}
+
+/** A real deployment: no control plane, credentials from `--key name=value`. */
+function realDeployment(spec: { baseUrl: string; apiUrl: string; keys: Record<string, string> }): TargetFactory {
+  return {
+    kind: 'real',
+    describe: `deployment at ${spec.baseUrl} / ${spec.apiUrl}`,
+    capabilities: new Set(),
+    isolated: true,
+    async probe() {
+      for (const url of [spec.baseUrl, spec.apiUrl]) {
+        await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch((error: Error) => {
+          throw new TargetUnreachableError(`${url}: ${error.cause instanceof Error ? error.cause.message : error.message}`)
+        })
+      }
+    },
+    async open() {
+      return { kind: 'real', baseUrl: spec.baseUrl, apiUrl: spec.apiUrl, capabilities: new Set(), credentials: spec.keys, control: null, close: async () => undefined }
+    },
+  }
+}
