@@ -71,6 +71,32 @@ export class ControlClient {
     return this.request('DELETE', '/journal')
   }
 
+  /** Replaces a workspace's safety policy; fields left out take the default (GATE-02, GATE-03). */
+  setPolicy(workspaceId: string, policy: Record<string, unknown>): Promise<{ workspace_id: string; policy: Record<string, unknown> }> {
+    return this.request('PUT', `/workspaces/${encodeURIComponent(workspaceId)}/policy`, policy)
+  }
+
+  /** The audit log, newest first (`workspace_id`, `status`, `decision`, `script`, `key_prefix`, `since`, `limit`, `offset`). */
+  audit(query: Record<string, string | number> = {}): Promise<{ entries: Array<Record<string, unknown> & { audit_id: string; status: string }>; total: number }> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))
+    return this.request('GET', `/audit${qs.size ? `?${qs}` : ''}`)
+  }
+
+  /** Approves a held write as a named reviewer; it runs once with its reviewed args. */
+  approve(auditId: string, reviewer: string): Promise<{ status: string; audit_id: string; result?: unknown }> {
+    return this.request('POST', `/reviews/${encodeURIComponent(auditId)}/approve`, { reviewer })
+  }
+
+  reject(auditId: string, reviewer: string): Promise<{ status: string; audit_id: string }> {
+    return this.request('POST', `/reviews/${encodeURIComponent(auditId)}/reject`, { reviewer })
+  }
+
+  /** E-mails the sandbox "sent" (connection requests carry a fresh connect link). */
+  outbox(query: { workspace_id?: string; to?: string; request_id?: string } = {}): Promise<{ mails: Array<{ to: string; subject: string; body: string; link: string; request_id: string }> }> {
+    const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined) as Array<[string, string]>)
+    return this.request('GET', `/outbox${qs.size ? `?${qs}` : ''}`)
+  }
+
   mintKey(input: { user_id: string; workspace_id?: string | null; scopes: string[]; name?: string; expires_in_days?: number }): Promise<{ id: string; key: string; prefix: string }> {
     return this.request('POST', '/keys', input)
   }
