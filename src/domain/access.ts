@@ -40,7 +40,6 @@ export function authenticate(deps: Deps, value: string | null): Caller {
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthenticated(`the API key expired at ${key.expires_at}`)
   const user = deps.store.users.get(key.user_id)
   if (!user) throw unauthenticated('the API key belongs to no user')
-  deps.store.keys.touch(key.id, { last_used_at: iso(now) })
   return { key, user }
 }
 
@@ -65,10 +64,20 @@ export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
   return { ...caller, workspace: workspaces[0] }
 }
 
-/** Authorize: the scope first, then the workspace (house order). */
+/** Authorize: the scope first, then the workspace (house order); an authorized call marks the key used. */
 export function authorize(deps: Deps, caller: Caller, scope: string | null): Actor {
   if (scope) requireScope(caller.key.scopes, scope)
-  return resolveWorkspace(deps, caller)
+  const actor = resolveWorkspace(deps, caller)
+  markUsed(deps, caller)
+  return actor
+}
+
+/**
+ * Records `last_used_at` for a call that was let through. Refused calls leave it alone, so a refused
+ * request changes nothing; it is not a durable change by itself (saved with the next write).
+ */
+export function markUsed(deps: Deps, caller: Caller): void {
+  deps.store.keys.touch(caller.key.id, { last_used_at: iso(deps.clock.now()) })
 }
 
 function unauthenticated(detail: string): SandboxError {
