@@ -13,6 +13,11 @@ export function setToken(value) {
   else sessionStorage.removeItem(TOKEN_KEY)
 }
 
+/** The address of a control-plane path such as `/clock`. */
+export function url(path) {
+  return `${ROOT}${path.replace(/^\//, '')}`
+}
+
 /** A refusal from the sandbox, carrying its `{error, code}` body. */
 export class ApiError extends Error {
   constructor(status, body) {
@@ -28,7 +33,7 @@ export async function call(method, path, body) {
   const headers = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (token()) headers['x-sandbox-admin'] = token()
-  const res = await fetch(`${ROOT}${path.replace(/^\//, '')}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
   const text = await res.text()
   let parsed = null
   try {

@@ -1,5 +1,5 @@
 // Audit log: every write attempt, filterable by workspace, key, decision, script; each expands to the full record.
-import { get } from '../api.js'
+import { get, query } from '../api.js'
 import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
 
 const DECISIONS = [['', 'any'], ['run', 'run'], ['hold', 'hold'], ['block', 'block']]
@@ -10,6 +10,7 @@ export function render(main, app) {
   const list = h('div', { class: 'entries', id: 'audit-list' })
   const count = h('p', { class: 'muted', 'aria-live': 'polite' })
   mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), form, count, list)
+  const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
   let filters = {}
 
@@ -20,7 +21,8 @@ export function render(main, app) {
       field('Key', select('key_prefix', [['', 'all'], ...keys.map((k) => [k.prefix, `${k.name} · ${k.prefix}…`])])),
       field('Decision', select('decision', DECISIONS)),
       field('Status', select('status', STATUSES.map((s) => [s, s || 'any']))),
-      field('Script', h('input', { name: 'script', type: 'search', placeholder: 'e.g. enable_campaign' })))
+      field('Script', h('input', { name: 'script', type: 'search', list: 'audit-scripts', placeholder: 'e.g. enable_campaign', spellcheck: 'false' })),
+      scripts)
   }).catch(app.fail)
   form.addEventListener('input', () => {
     filters = Object.fromEntries(new FormData(form))
@@ -30,18 +32,14 @@ export function render(main, app) {
   })
   form.addEventListener('submit', (event) => event.preventDefault())
 
-  const matches = (e) => (!filters.workspace_id || e.workspace_id === filters.workspace_id) &&
-    (!filters.key_prefix || e.key_prefix === filters.key_prefix) &&
-    (!filters.decision || e.decision === filters.decision) &&
-    (!filters.status || e.status === filters.status) &&
-    (!filters.script || e.script.includes(filters.script.trim()))
-
   async function load() {
     try {
-      const res = await get('/audit')
-      const all = Array.isArray(res) ? res : (res.entries ?? res.audit ?? [])
-      const shown = all.filter(matches).sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
-      count.textContent = `${shown.length} of ${all.length} entries`
+      // The control plane filters (exact script name); newest first.
+      const res = await get(`/audit${query({ ...filters, script: filters.script?.trim(), limit: 200 })}`)
+      const shown = res.entries
+      count.textContent = `${res.total} matching entries${res.has_more ? ` (newest ${shown.length} shown)` : ''}`
+      const known = new Set([...scripts.children].map((o) => o.value))
+      for (const e of shown) if (!known.has(e.script)) (known.add(e.script), scripts.append(h('option', { value: e.script })))
       for (const entry of shown) upsert(entry)
       const ids = new Set(shown.map((e) => e.id))
       for (const [id, row] of rows) if (!ids.has(id)) (row.el.remove(), rows.delete(id))

@@ -1,0 +1,104 @@
+// World view: clock and reset controls, then every workspace with its people, keys, connections and campaigns.
+import { get, post } from '../api.js'
+import { field, h, mount, select, when } from '../dom.js'
+import { workspaceSection } from './world-workspace.js'
+
+const STEPS = [['31m', '+31 min'], ['1h', '+1 hour'], ['1d', '+1 day'], ['3d', '+3 days']]
+
+export function render(main, app) {
+  const body = h('div', { id: 'world-body', 'aria-busy': 'true' })
+  const clockNow = h('strong', { id: 'world-clock' }, '…')
+  const freeze = h('button', { type: 'button', class: 'secondary', id: 'freeze' }, 'Freeze clock')
+  const custom = h('input', { name: 'advance', placeholder: '2h30m', size: 8, spellcheck: 'false' })
+  const worldSelect = select('world', [['default', 'default']])
+  const seed = h('input', { name: 'seed', inputmode: 'numeric', size: 6, placeholder: 'world’s' })
+  const confirmBox = h('div', { class: 'confirm', hidden: true, role: 'group', 'aria-label': 'Confirm reset' })
+  let frozen = false
+
+  async function clock(change, what) {
+    try {
+      const c = await post('/clock', change)
+      app.say(`${what}: sandbox time is now ${when(c.now)} UTC.`)
+      app.clearAlert()
+      await app.refresh()
+      await load()
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+
+  const advanceForm = h('form', { class: 'inline', 'aria-label': 'Advance by a duration' }, field('Advance by', custom), h('button', { type: 'submit' }, 'Advance'))
+  advanceForm.addEventListener('submit', (event) => {
+    event.preventDefault()
+    if (custom.value.trim()) void clock({ advance: custom.value.trim() }, `Advanced ${custom.value.trim()}`)
+  })
+  freeze.addEventListener('click', () => void clock({ freeze: !frozen }, frozen ? 'Clock running' : 'Clock frozen'))
+
+  const resetButton = h('button', { type: 'button', class: 'danger', 'aria-expanded': 'false' }, 'Reset world…')
+  resetButton.addEventListener('click', () => {
+    confirmBox.hidden = false
+    resetButton.setAttribute('aria-expanded', 'true')
+    confirmBox.querySelector('button').focus()
+  })
+  const cancel = () => ((confirmBox.hidden = true), resetButton.setAttribute('aria-expanded', 'false'), resetButton.focus())
+  mount(confirmBox,
+    h('p', {}, 'This drops all state (audit, campaigns, keys created since) and loads the world again. The sandbox clock returns to wall time.'),
+    h('button', { type: 'button', class: 'danger', onclick: () => void reset() }, 'Confirm reset'), ' ',
+    h('button', { type: 'button', class: 'secondary', onclick: cancel }, 'Cancel'))
+
+  async function reset() {
+    try {
+      const body = { world: worldSelect.value, ...(seed.value.trim() ? { seed: Number(seed.value) } : {}) }
+      const res = await post('/reset', body)
+      app.say(`Reset: world ${res.world}, seed ${res.seed}.`)
+      cancel()
+      await app.refresh()
+      await load()
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+
+  mount(main,
+    h('h2', {}, 'World'),
+    h('div', { class: 'panels' },
+      h('section', { class: 'panel', 'aria-labelledby': 'clock-h' },
+        h('h3', { id: 'clock-h' }, 'Sandbox clock'),
+        h('p', {}, 'Now: ', clockNow),
+        h('div', { class: 'buttons', role: 'group', 'aria-label': 'Advance the clock' },
+          STEPS.map(([advance, text]) => h('button', { type: 'button', onclick: () => void clock({ advance }, `Advanced ${advance}`) }, text)), freeze),
+        advanceForm),
+      h('section', { class: 'panel', 'aria-labelledby': 'reset-h' },
+        h('h3', { id: 'reset-h' }, 'Reset'),
+        h('div', { class: 'inline' }, field('World', worldSelect), field('Seed', seed), resetButton),
+        confirmBox)),
+    body)
+
+  void get('/worlds').then((res) => {
+    const names = (res.worlds ?? []).map((w) => (typeof w === 'string' ? w : w.name))
+    mount(worldSelect, names.map((n) => h('option', { value: n, selected: n === current }, n)))
+  }).catch(() => undefined)
+  let current = 'default'
+
+  async function load() {
+    try {
+      const world = await get('/console/overview')
+      current = world.world
+      frozen = world.clock.frozen
+      freeze.textContent = frozen ? 'Unfreeze clock' : 'Freeze clock'
+      freeze.setAttribute('aria-pressed', String(frozen))
+      const users = h('section', { class: 'panel' }, h('h3', {}, 'Users'),
+        h('ul', {}, world.users.map((u) => h('li', {}, `${u.name} <${u.email}> `, h('span', { class: 'muted' }, u.id)))),
+        world.unpinned_keys.length ? [h('h4', {}, 'Unpinned keys'), h('ul', {}, world.unpinned_keys.map((k) => h('li', {}, `${k.name} `, h('code', {}, `${k.prefix}…`), ` (${k.user_id})${k.revoked_at ? ' revoked' : ''}`)))] : null)
+      mount(body, h('p', { class: 'muted' }, `World “${world.world}”, seed ${world.seed}.`), world.workspaces.map((ws) => workspaceSection(ws, world, app)), users)
+      body.setAttribute('aria-busy', 'false')
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+
+  void load()
+  return app.onTick(({ clock: c }) => {
+    clockNow.textContent = `${when(c.now)} UTC${c.frozen ? ' (frozen)' : ''}`
+  })
+}
