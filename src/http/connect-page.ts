@@ -15,7 +15,8 @@ import { param } from './reply.js'
 export function connectPages(options: { onConnection?: ConnectionSeeder } = {}) {
   return (app: Express, ctx: AppContext): void => {
     const router = express.Router()
-    router.use(express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' }))
+    // Scoped to /connect: a bare router.use would parse (and cap at 16 kB) every base-host body.
+    router.use('/connect', express.urlencoded({ extended: false, limit: '16kb' }), express.json({ limit: '16kb' }))
     router.get('/connect/:token', (req, res, next) => {
       const view = describeLinkOrNull(ctx, param(req, 'token'))
       if (!view) return notFoundPage(req, res, next)
