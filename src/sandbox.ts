@@ -19,6 +19,7 @@ import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
 import { mountConsolePages } from './console/console-static.js'
 import { consoleRoutes } from './console/console-routes.js'
+import { hostedMcp } from './mcp/hosted.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). */
@@ -110,7 +111,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     baseApp: createBaseApp(ctx, {
       // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes], mounts: [connectPages()], control: [gateControlRoutes, consoleRoutes],
+      routes: [connectionRoutes], mounts: [connectPages(), hostedMcp()], control: [gateControlRoutes, consoleRoutes],
       pages: [mountConsolePages],
     }),
     apiApp: createApiApp(ctx),

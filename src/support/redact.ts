@@ -6,9 +6,13 @@ export function maskKey(value: string): string {
   return `${value.slice(0, 12)}…[redacted]`
 }
 
-/** Replaces every key value in `text` by its masked prefix; cheap enough for every exchange. */
+/** OAuth secrets of the hosted-MCP authorization server: `mcp_at_`/`mcp_rt_`/`mcp_ac_` + 40 characters. */
+const OAUTH_VALUE = /mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
+
+/** Replaces every key value (and OAuth token) in `text` by its masked prefix; cheap enough for every exchange. */
 export function redactText(text: string): string {
-  return text.includes('svc_') ? text.replace(KEY_VALUE, maskKey) : text
+  const keysMasked = text.includes('svc_') ? text.replace(KEY_VALUE, maskKey) : text
+  return keysMasked.includes('mcp_') ? keysMasked.replace(OAUTH_VALUE, maskKey) : keysMasked
 }
 
 /** Masks a credential header value (a key, or an opaque token) whatever its shape. */

@@ -1,0 +1,118 @@
+import type { Request, Response } from 'express'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { Ids } from '../domain/ports.js'
+import type { HostedCaller } from './hosted-auth.js'
+
+const MAX_SESSIONS = 10_000
+
+/**
+ * Hosted MCP sessions (`Mcp-Session-Id`), owned by the caller that opened them: a session can be
+ * continued only with the same key or OAuth grant, so no header switches identity or workspace
+ * mid-session (MCP-03). Sessions hold no server state; each request gets a fresh server.
+ */
+export class McpSessions {
+  readonly #owners = new Map<string, string>()
+  readonly #ids: Ids
+
+  constructor(ids: Ids) {
+    this.#ids = ids
+  }
+
+  open(principal: string): string {
+    if (this.#owners.size >= MAX_SESSIONS) this.#owners.delete(this.#owners.keys().next().value as string)
+    const id = `mcps_${this.#ids.secret(32)}`
+    this.#owners.set(id, principal)
+    return id
+  }
+
+  owns(id: string, principal: string): boolean {
+    return this.#owners.get(id) === principal
+  }
+
+  close(id: string): void {
+    this.#owners.delete(id)
+  }
+}
+
+export interface TransportOptions {
+  sessions: McpSessions
+  caller: HostedCaller
+  /** A server for this request, bound to the caller. */
+  server: () => McpServer
+}
+
+/**
+ * Streamable HTTP `POST /mcp`: JSON-RPC in, JSON or SSE out according to `Accept` (SSE when the
+ * client lists `text/event-stream`, JSON when it lists only `application/json`), 202 for
+ * notifications, `Mcp-Session-Id` from initialize on. The SDK's web-standard transport does the
+ * protocol; it runs per request in stateless mode while sessions are ours.
+ */
+export async function handleMcpPost(req: Request, res: Response, options: TransportOptions): Promise<void> {
+  const accept = String(req.headers.accept ?? '')
+  const sse = accept.includes('text/event-stream')
+  if (!sse && !accept.includes('application/json') && !accept.includes('*/*')) {
+    return rpcError(res, 406, -32000, 'Not Acceptable: accept application/json or text/event-stream.')
+  }
+  const body: unknown = req.body
+  const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)
+  const sessionId = header(req, 'mcp-session-id')
+  if (!initialize) {
+    if (!sessionId) return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required; send initialize first.')
+    if (!options.sessions.owns(sessionId, options.caller.principal)) return rpcError(res, 404, -32001, 'Session not found')
+  }
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !sse, keepAliveMs: 0 })
+  const server = options.server()
+  try {
+    await server.connect(transport)
+    const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body, authInfo: authInfoOf(options.caller) })
+    if (initialize && response.ok) res.setHeader('Mcp-Session-Id', options.sessions.open(options.caller.principal))
+    else if (sessionId) res.setHeader('Mcp-Session-Id', sessionId)
+    await send(response, res)
+  } finally {
+    await transport.close()
+    await server.close()
+  }
+}
+
+/** `DELETE /mcp`: ends the caller's session. */
+export function handleMcpDelete(req: Request, res: Response, sessions: McpSessions, caller: HostedCaller): void {
+  const sessionId = header(req, 'mcp-session-id')
+  if (!sessionId) return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required.')
+  if (!sessions.owns(sessionId, caller.principal)) return rpcError(res, 404, -32001, 'Session not found')
+  sessions.close(sessionId)
+  res.status(200).end()
+}
+
+export function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null })
+}
+
+function authInfoOf(caller: HostedCaller) {
+  return { token: caller.principal, clientId: caller.principal, scopes: caller.actor.key.scopes, extra: { workspace_id: caller.actor.workspace.id } }
+}
+
+// The transport requires both media types; we have already chosen the reply format ourselves.
+function toWebRequest(req: Request): globalThis.Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+  headers.set('accept', 'application/json, text/event-stream')
+  return new Request(`http://${req.get('host') ?? 'localhost'}${req.originalUrl}`, { method: req.method, headers })
+}
+
+// Replies are sent whole (one JSON body, or the SSE events of this request), so the journal keeps them.
+async function send(response: globalThis.Response, res: Response): Promise<void> {
+  res.status(response.status)
+  response.headers.forEach((value, name) => res.setHeader(name, value))
+  const text = response.body ? await response.text() : ''
+  if (text) res.send(text)
+  else res.end()
+}
+
+function header(req: Request, name: string): string | null {
+  const raw = req.headers[name]
+  return (Array.isArray(raw) ? raw[0] : raw)?.trim() || null
+}

@@ -1,0 +1,42 @@
+import express from 'express'
+import type { Express, NextFunction, Request, Response } from 'express'
+import type { AppContext } from '../http/context.js'
+import { keepRawBody } from '../http/journal.js'
+import { JSON_LIMIT } from '../http/base-app.js'
+import { SandboxError } from '../domain/errors.js'
+import { SandboxOAuthProvider } from './oauth-provider.js'
+import { MCP_PATH, SIGN_IN_PATH, mountOAuth, resourceUrls } from './hosted-oauth.js'
+import { hostedAuth, hostedCaller } from './hosted-auth.js'
+import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
+import { createMcpServer } from './server.js'
+import { inProcessBackend } from './in-process-backend.js'
+
+export interface HostedMcpOptions {
+  /** Tools per `tools/list` page. */
+  pageSize?: number
+}
+
+/**
+ * Hosted MCP on the base host (DESIGN "Processes"): `{base_url}/mcp` (Streamable HTTP) and the
+ * sandbox's OAuth 2.1 server for it (MCP-01..03, MCP-05). Pass to `createBaseApp(ctx, {mounts})`.
+ */
+export function hostedMcp(options: HostedMcpOptions = {}) {
+  return (app: Express, ctx: AppContext): void => {
+    const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH })
+    const sessions = new McpSessions(ctx.deps.ids)
+    mountOAuth(app, provider)
+    const auth = hostedAuth({ deps: ctx.deps, verifier: provider, urls: resourceUrls })
+    const server = (res: Response) => () => createMcpServer({
+      pageSize: options.pageSize,
+      backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
+    })
+    app.post(MCP_PATH, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), auth, (req, res, next) => {
+      handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res) }).catch(next)
+    })
+    app.delete(MCP_PATH, auth, (req, res) => handleMcpDelete(req, res, sessions, hostedCaller(res)))
+    // Server-initiated streams are not offered: GET answers 405, which MCP clients accept.
+    app.all(MCP_PATH, (req: Request, _res: Response, next: NextFunction) => {
+      next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: MCP_PATH, allowed: ['POST', 'DELETE'] }, { Allow: 'POST, DELETE' }))
+    })
+  }
+}

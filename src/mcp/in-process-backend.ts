@@ -1,0 +1,56 @@
+import type { Actor } from '../domain/access.js'
+import { SandboxError } from '../domain/errors.js'
+import { requireScope } from '../domain/scopes.js'
+import type { AppContext } from '../http/context.js'
+import type { ToolCall } from './tool-table.js'
+import type { ToolBackend, ToolOutcome } from './server.js'
+
+export interface InProcessBackendOptions {
+  ctx: AppContext
+  /** The caller of this request (hosted: from the credential; tests: fixed). Throws SandboxError when refused. */
+  actor: () => Actor
+}
+
+/**
+ * The hosted-MCP backend: runs tool calls in-process through the same domain code as REST (the
+ * dispatcher with its scopes, credits, rate limits, safety gate and audit), with `surface: 'mcp'`
+ * (MCP-05). A refusal becomes the same `{error, code}` body REST would send. State is committed
+ * before the result is returned, as `handle()` does for REST.
+ */
+export function inProcessBackend(options: InProcessBackendOptions): ToolBackend {
+  const { ctx } = options
+  return {
+    async run(call) {
+      try {
+        return await carryOut(ctx, options.actor(), call)
+      } catch (error) {
+        if (error instanceof SandboxError) return { status: error.status, body: error.toBody() }
+        throw error
+      } finally {
+        await ctx.deps.store.commit()
+      }
+    },
+  }
+}
+
+async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<ToolOutcome> {
+  const { workspace } = actor
+  switch (call.kind) {
+    case 'credits':
+      return ok({ workspace_id: workspace.id, ...workspace.credits, currency: 'credits', sandbox: true })
+    case 'connections': {
+      requireScope(actor.key.scopes, 'connections:read')
+      const platform = call.platform?.toLowerCase()
+      const connections = ctx.deps.store.connections.filter((c) => c.workspace_id === workspace.id && (!platform || c.platform === platform))
+      return ok({ connections, count: connections.length, sandbox: true })
+    }
+    case 'dispatch':
+    case 'landing_pages':
+    case 'stage_artifact':
+      throw new SandboxError('INTERNAL_ERROR', { reason: `${call.kind} is not wired to the dispatcher yet` })
+  }
+}
+
+function ok(body: Record<string, unknown>, status = 200): ToolOutcome {
+  return { status, body }
+}

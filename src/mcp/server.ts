@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { McpTool, ToolCall } from './tool-table.js'
+import { MCP_TOOLS } from './tool-table.js'
+
+/** What a backend answers: the HTTP status the same call gets over REST, and its JSON body. */
+export interface ToolOutcome {
+  status: number
+  body: Record<string, unknown>
+}
+
+/** Carries out `ToolCall`s: in-process for hosted MCP, over REST for the stdio server. */
+export interface ToolBackend {
+  run(call: ToolCall, context: { tool: string }): Promise<ToolOutcome>
+}
+
+export interface McpServerOptions {
+  backend: ToolBackend
+  /** Tools per `tools/list` page; clients follow `nextCursor`. */
+  pageSize?: number
+  version?: string
+}
+
+export const SERVER_NAME = 'adops-sandbox'
+export const DEFAULT_PAGE_SIZE = 5
+
+/**
+ * One MCP server over the tool table (MCP-05): the same tools, annotations and result shapes on
+ * hosted MCP and stdio; only the backend differs.
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, title: 'Ad-ops sandbox', version: options.version ?? '0.1.0' })
+  for (const tool of MCP_TOOLS) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false },
+    }, async (input: Record<string, unknown>) => {
+      const outcome = await options.backend.run(tool.toCall(input), { tool: tool.name })
+      return renderOutcome(outcome)
+    })
+  }
+  pageToolList(server, options.pageSize ?? DEFAULT_PAGE_SIZE)
+  return server
+}
+
+/**
+ * A held write is a normal result whose structured content says `pending_review` (GATE-01,
+ * SDK-09); any refusal, including a policy block, is an `isError` result carrying the code.
+ */
+export function renderOutcome({ status, body }: ToolOutcome): CallToolResult {
+  if (status >= 200 && status < 300) {
+    return { content: [{ type: 'text', text: `${summarize(body)}\n${JSON.stringify(body)}` }], structuredContent: body }
+  }
+  const code = typeof body.code === 'string' ? body.code : `HTTP_${status}`
+  const structured = { ...body, code, http_status: status }
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${String(body.error ?? 'refused')}\n${JSON.stringify(structured)}` }], structuredContent: structured }
+}
+
+function summarize(body: Record<string, unknown>): string {
+  if (body.status === 'pending_review') {
+    return `Held for review (pending_review), audit_id ${String(body.audit_id)}: nothing has run yet. Do not report it as done.`
+  }
+  return typeof body.status === 'string' ? `status: ${body.status}` : 'ok'
+}
+
+// McpServer lists every tool in one answer; the hosted service pages with cursors, so we do too.
+function pageToolList(server: McpServer, pageSize: number): void {
+  const tools = MCP_TOOLS.map(describe)
+  server.server.removeRequestHandler('tools/list')
+  server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const offset = decodeCursor(request.params?.cursor)
+    const next = offset + pageSize
+    return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) }
+  })
+}
+
+function describe(tool: McpTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchemaCompat(z.object(tool.input), { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false },
+  }
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset })).toString('base64url')
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0
+  try {
+    const { offset } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown }
+    if (typeof offset === 'number' && Number.isInteger(offset) && offset >= 0) return offset
+  } catch {
+    // Falls through to the error below.
+  }
+  throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: pass back a nextCursor from tools/list.`)
+}
