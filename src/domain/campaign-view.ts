@@ -1,0 +1,64 @@
+import type { Deps } from './ports.js'
+import type { Campaign } from './model.js'
+import type { Totals } from './metrics.js'
+import { addDays, dateOf, metricsRange, sumMetrics } from './metrics.js'
+import { SandboxError } from './errors.js'
+
+/** A campaign row (DESIGN "Campaign row"): settings plus metrics over a window; ctr is a fraction. */
+export interface CampaignRow extends Totals {
+  campaign_id: string
+  campaign_name: string
+  status: string
+  daily_budget: number
+  currency: string
+  bidding_strategy: string
+  channel_type: string
+}
+
+/** Rows carry 30-day metrics ending today (sandbox time). */
+export const ROW_WINDOW_DAYS = 30
+
+export function campaignRow(campaign: Campaign, now: number, days = ROW_WINDOW_DAYS): CampaignRow {
+  const end = dateOf(now)
+  const totals = sumMetrics(metricsRange(campaign, addDays(end, -(days - 1)), end, now))
+  return {
+    campaign_id: campaign.id,
+    campaign_name: campaign.campaign_name,
+    status: campaign.status,
+    daily_budget: campaign.daily_budget,
+    currency: campaign.currency,
+    ...totals,
+    bidding_strategy: campaign.bidding_strategy,
+    channel_type: campaign.channel_type,
+  }
+}
+
+/** The workspace's campaigns, filtered by status (case-insensitive) and a name fragment. */
+export function listCampaigns(deps: Deps, workspaceId: string, filter: { status?: string; name?: string } = {}): Campaign[] {
+  const status = filter.status?.toUpperCase()
+  const name = filter.name?.toLowerCase()
+  return deps.store.campaigns.filter((c) => c.workspace_id === workspaceId &&
+    (!status || c.status === status) && (!name || c.campaign_name.toLowerCase().includes(name)))
+}
+
+export interface DateRange { start_date: string; end_date: string; days: number }
+
+/**
+ * A reporting window from `days` (default 7, ending today) or `start_date`/`end_date` (DISP-08).
+ * Bad combinations are 400 INVALID_ARGS naming the flag, before anything runs.
+ */
+export function resolveRange(input: { days?: number; start_date?: string; end_date?: string }, now: number, names = FLAG_NAMES): DateRange {
+  if (input.days !== undefined && input.start_date !== undefined) throw invalid(names.days, `cannot be combined with ${names.start_date}`)
+  const end_date = input.end_date ?? dateOf(now)
+  const start_date = input.start_date ?? addDays(end_date, -((input.days ?? 7) - 1))
+  if (start_date > end_date) throw invalid(names.start_date, `must not be after the end date ${end_date}`)
+  const days = Math.round((Date.parse(end_date) - Date.parse(start_date)) / 86_400_000) + 1
+  if (days > 1095) throw invalid(names.start_date, `the window is ${days} days; at most 1095`)
+  return { start_date, end_date, days }
+}
+
+const FLAG_NAMES = { days: '--days', start_date: '--start-date' }
+
+function invalid(flag: string, reason: string): SandboxError {
+  return new SandboxError('INVALID_ARGS', { flag, reason })
+}

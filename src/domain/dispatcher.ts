@@ -1,0 +1,92 @@
+import type { Deps } from './ports.js'
+import type { AuditEntry } from './model.js'
+import type { Caller } from './access.js'
+import { authorize } from './access.js'
+import type { PreparedCall } from './args.js'
+import { prepareCall } from './args.js'
+import { SandboxError } from './errors.js'
+import { takeToken } from './rate-limits.js'
+import { chargeCredits, refundCredits } from './billing.js'
+import { executorFor } from './scripts/registry.js'
+import type { WriteOutcome } from './writes.js'
+import { contextOf, submitWrite } from './writes.js'
+
+/** A dispatcher call from any surface (REST base or api host, MCP). */
+export interface DispatchRequest {
+  script_name: string
+  args: readonly string[]
+  platform?: string | null
+  surface: AuditEntry['surface']
+}
+
+export type ReadOutcome = { kind: 'read'; result: Record<string, unknown>; credits_used: number }
+export type DispatchOutcome = ReadOutcome | WriteOutcome
+
+/**
+ * Surface-neutral dispatch (DISP-01, MCP-05): validate the script and args, then run the prepared
+ * call. For house order (validate before authenticate) HTTP calls `prepareCall` before
+ * authenticating and then `dispatchPrepared`; MCP, whose session is already authenticated, can
+ * call this.
+ */
+export function dispatch(deps: Deps, caller: Caller, request: DispatchRequest): DispatchOutcome {
+  return dispatchPrepared(deps, caller, prepareCall(request), request.surface)
+}
+
+/**
+ * Authorize (the entry's scope, then the workspace; AUTH-04, KEY-10..12) → rate limit (ERR-03,
+ * ERR-04) → reads: charge, run, refund on failure; writes: the write path (`submitWrite`).
+ * Refusals are thrown `SandboxError`s; held, blocked and failed writes are values.
+ */
+export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall, surface: AuditEntry['surface']): DispatchOutcome {
+  const actor = authorize(deps, caller, call.entry.required_scope)
+  takeToken(deps, actor)
+  if (call.entry.kind === 'write') return submitWrite(deps, { actor, call, surface })
+  const ctx = contextOf(deps, actor.workspace.id, actor.key.id, call)
+  const executor = executorFor(call.entry.name)
+  executor.preflight?.(ctx)
+  const charge = chargeCredits(deps, {
+    workspace_id: actor.workspace.id, key_id: actor.key.id, script: call.entry.name, amount: call.entry.credit_cost,
+    operation: call.entry.operation,
+  }, false)
+  try {
+    return { kind: 'read', result: executor.run(ctx).result, credits_used: charge ? -charge.amount : 0 }
+  } catch (error) {
+    refundCredits(deps, charge)
+    throw error
+  }
+}
+
+/**
+ * The JSON body of an outcome, the same on every surface: results carry `sandbox: true` and
+ * `credits_used`; held → `status: "pending_review"` with `reviewed_args`; blocked →
+ * `status: "blocked"` with `code: "POLICY_BLOCKED"`; failed → the error body plus `audit_id`.
+ */
+export function outcomeBody(outcome: DispatchOutcome): Record<string, unknown> {
+  switch (outcome.kind) {
+    case 'read':
+      return { ...outcome.result, credits_used: outcome.credits_used, sandbox: true }
+    case 'executed':
+      return { ...outcome.result, audit_id: outcome.audit.id, credits_used: outcome.audit.credits, sandbox: true }
+    case 'failed':
+      return { ...outcome.error.toBody(), audit_id: outcome.audit.id, credits_used: 0, refunded: outcome.refunded, sandbox: true }
+    case 'held':
+      return {
+        status: 'pending_review', audit_id: outcome.audit.id, reviewed_args: outcome.audit.args, script_name: outcome.audit.script,
+        platform: outcome.audit.platform, decision: { rule: outcome.audit.rule, reason: outcome.audit.reason },
+        expires_at: outcome.audit.expires_at, credits_used: 0, sandbox: true,
+      }
+    case 'blocked':
+      return {
+        status: 'blocked', error: new SandboxError('POLICY_BLOCKED', { reason: outcome.audit.reason }).message, code: 'POLICY_BLOCKED',
+        audit_id: outcome.audit.id, rule: outcome.audit.rule, reason: outcome.audit.reason, credits_used: 0, sandbox: true,
+      }
+  }
+}
+
+/** The HTTP status of an outcome: 200, 202 held, 403 blocked, the error's status when failed. */
+export function outcomeStatus(outcome: DispatchOutcome): number {
+  if (outcome.kind === 'held') return 202
+  if (outcome.kind === 'blocked') return 403
+  if (outcome.kind === 'failed') return outcome.error.status
+  return 200
+}

@@ -1,0 +1,112 @@
+import type { Campaign } from './model.js'
+import { between, hashSeed, prng } from './seeded.js'
+
+export const DAY_MS = 86_400_000
+
+export interface Totals {
+  impressions: number
+  clicks: number
+  conversions: number
+  cost: number
+  ctr: number
+  cpc: number
+  cpa: number
+}
+
+export interface DayMetrics extends Totals {
+  date: string
+}
+
+/** Per-channel ranges for ctr, cpc and conversion rate: realistic Google Ads orders of magnitude. */
+const PROFILES: Record<string, { ctr: [number, number]; cpc: [number, number]; cvr: [number, number] }> = {
+  SEARCH: { ctr: [0.03, 0.08], cpc: [0.8, 3.5], cvr: [0.03, 0.09] },
+  DISPLAY: { ctr: [0.003, 0.012], cpc: [0.2, 0.9], cvr: [0.005, 0.02] },
+  PERFORMANCE_MAX: { ctr: [0.01, 0.03], cpc: [0.5, 1.8], cvr: [0.02, 0.06] },
+  VIDEO: { ctr: [0.005, 0.015], cpc: [0.1, 0.5], cvr: [0.003, 0.01] },
+}
+
+/**
+ * One campaign's metrics for one UTC day as of sandbox instant `now` (REST-01). Deterministic per
+ * campaign seed and date; spend paces at 72-100 % of the budget in force at the start of the day
+ * (a budget change applies from the next day); only time spent ENABLED accrues, so the current day
+ * grows as the clock advances and a paused campaign stops.
+ */
+export function dailyMetrics(campaign: Campaign, date: string, now: number): DayMetrics {
+  const start = Date.parse(`${date}T00:00:00Z`)
+  const active = enabledMs(campaign, start, Math.min(start + DAY_MS, now)) / DAY_MS
+  const next = prng(hashSeed(campaign.seed, date))
+  const profile = PROFILES[campaign.channel_type] ?? PROFILES.SEARCH
+  const pacing = between(next, 0.72, 1)
+  const ctr = between(next, ...profile.ctr)
+  const cpc = round(between(next, ...profile.cpc), 2)
+  const cvr = between(next, ...profile.cvr)
+  const fullClicks = (budgetOn(campaign, start) * pacing) / cpc
+  const clicks = Math.floor(fullClicks * active)
+  const impressions = clicks === 0 && active === 0 ? 0 : Math.round((fullClicks * active) / ctr)
+  return { date, ...derive({ impressions, clicks, conversions: Math.round(clicks * cvr), cost: round(clicks * cpc, 2) }) }
+}
+
+/** Daily rows from `startDate` to `endDate` inclusive, skipping days before the campaign existed. */
+export function metricsRange(campaign: Campaign, startDate: string, endDate: string, now: number): DayMetrics[] {
+  const created = Date.parse(campaign.created_at)
+  const rows: DayMetrics[] = []
+  for (let day = Date.parse(`${startDate}T00:00:00Z`); day <= Date.parse(`${endDate}T00:00:00Z`); day += DAY_MS) {
+    if (day + DAY_MS <= created) continue
+    rows.push(dailyMetrics(campaign, dateOf(day), now))
+  }
+  return rows
+}
+
+/** Sums rows and derives ctr (a fraction), cpc and cpa; ratios over zero are 0. */
+export function sumMetrics(rows: readonly Totals[]): Totals {
+  const sum = rows.reduce((acc, r) => ({
+    impressions: acc.impressions + r.impressions,
+    clicks: acc.clicks + r.clicks,
+    conversions: acc.conversions + r.conversions,
+    cost: acc.cost + r.cost,
+  }), { impressions: 0, clicks: 0, conversions: 0, cost: 0 })
+  return derive({ ...sum, cost: round(sum.cost, 2) })
+}
+
+/** UTC date text of an instant. */
+export function dateOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+/** The date `days` after (or before, when negative) `date`. */
+export function addDays(date: string, days: number): string {
+  return dateOf(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS)
+}
+
+function derive(m: { impressions: number; clicks: number; conversions: number; cost: number }): Totals {
+  return {
+    ...m,
+    ctr: m.impressions ? round(m.clicks / m.impressions, 4) : 0,
+    cpc: m.clicks ? round(m.cost / m.clicks, 2) : 0,
+    cpa: m.conversions ? round(m.cost / m.conversions, 2) : 0,
+  }
+}
+
+// The budget in force at the start of a day: the last change at or before midnight, else the first.
+function budgetOn(campaign: Campaign, dayStart: number): number {
+  let budget = campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget
+  for (const change of campaign.budget_history) if (Date.parse(change.at) <= dayStart) budget = change.daily_budget
+  return budget
+}
+
+function enabledMs(campaign: Campaign, from: number, to: number): number {
+  let total = 0
+  const history = campaign.status_history
+  history.forEach((entry, i) => {
+    if (entry.status !== 'ENABLED') return
+    const begin = Math.max(from, Date.parse(entry.at))
+    const end = Math.min(to, i + 1 < history.length ? Date.parse(history[i + 1].at) : Infinity)
+    if (end > begin) total += end - begin
+  })
+  return total
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(n * f) / f
+}

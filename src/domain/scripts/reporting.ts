@@ -1,0 +1,107 @@
+import type { ScriptContext, ScriptExecutor } from './types.js'
+import { optional } from './types.js'
+import { campaignRow, listCampaigns, resolveRange } from '../campaign-view.js'
+import type { DateRange } from '../campaign-view.js'
+import { findCampaign, googleConnection } from '../campaigns.js'
+import { addDays, metricsRange, sumMetrics } from '../metrics.js'
+import type { DayMetrics } from '../metrics.js'
+import type { Campaign } from '../model.js'
+
+function rangeOf(ctx: ScriptContext): DateRange {
+  const date = optional<string>(ctx, 'date')
+  if (date !== undefined) {
+    return resolveRange({ days: optional(ctx, 'days'), start_date: date, end_date: date }, ctx.deps.clock.now(), { days: '--days', start_date: '--date' })
+  }
+  return resolveRange({ days: optional(ctx, 'days'), start_date: optional(ctx, 'start_date'), end_date: optional(ctx, 'end_date') }, ctx.deps.clock.now())
+}
+
+function campaignsOf(ctx: ScriptContext): Campaign[] {
+  const id = optional<string>(ctx, 'campaign_id')
+  if (id !== undefined) return [findCampaign(ctx.deps, ctx.workspace.id, id)]
+  return listCampaigns(ctx.deps, ctx.workspace.id)
+}
+
+/** Sums rows of several campaigns per date. */
+function byDate(rows: DayMetrics[][], range: DateRange): DayMetrics[] {
+  const out: DayMetrics[] = []
+  for (let i = 0; i < range.days; i++) {
+    const date = addDays(range.start_date, i)
+    out.push({ date, ...sumMetrics(rows.flatMap((r) => r.filter((d) => d.date === date))) })
+  }
+  return out
+}
+
+/** `pull_google_ads` (DISP-04, DISP-08): per-campaign totals, account summary and daily totals. */
+const pullGoogleAds: ScriptExecutor = {
+  preflight(ctx) {
+    rangeOf(ctx)
+    googleConnection(ctx.deps, ctx.workspace.id)
+    campaignsOf(ctx)
+    return {}
+  },
+  run(ctx) {
+    const now = ctx.deps.clock.now()
+    const range = rangeOf(ctx)
+    const campaigns = campaignsOf(ctx)
+    const rows = campaigns.map((c) => metricsRange(c, range.start_date, range.end_date, now))
+    const connection = googleConnection(ctx.deps, ctx.workspace.id)
+    return {
+      result: {
+        platform: 'google',
+        account_id: connection.account_id,
+        currency: connection.currency,
+        date_range: range,
+        summary: sumMetrics(rows.flat()),
+        campaigns: campaigns.map((c, i) => ({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status, ...sumMetrics(rows[i]) })),
+        daily: byDate(rows, range),
+        truncated: false,
+        warnings: [],
+      },
+    }
+  },
+}
+
+/** `list_campaigns` / `google_ads_list_campaigns` (DISP-07): rows with 30-day metrics. */
+const listCampaignsScript: ScriptExecutor = {
+  run(ctx) {
+    const now = ctx.deps.clock.now()
+    const all = listCampaigns(ctx.deps, ctx.workspace.id, { status: optional(ctx, 'status') })
+    const limit = optional<number>(ctx, 'limit') ?? 50
+    return {
+      result: { platform: 'google', total_campaigns: all.length, date_range: 'LAST_30_DAYS', campaigns: all.slice(0, limit).map((c) => campaignRow(c, now)) },
+    }
+  },
+}
+
+/** `get_account_daily_spend`: account totals per day. */
+const dailySpend: ScriptExecutor = {
+  preflight(ctx) {
+    rangeOf(ctx)
+    googleConnection(ctx.deps, ctx.workspace.id, optional(ctx, 'account_id'))
+    return {}
+  },
+  run(ctx) {
+    const now = ctx.deps.clock.now()
+    const range = rangeOf(ctx)
+    const connection = googleConnection(ctx.deps, ctx.workspace.id, optional(ctx, 'account_id'))
+    const campaigns = listCampaigns(ctx.deps, ctx.workspace.id).filter((c) => c.connection_id === connection.id)
+    const days = byDate(campaigns.map((c) => metricsRange(c, range.start_date, range.end_date, now)), range)
+    return {
+      result: {
+        platform: 'GOOGLE',
+        account_id: connection.account_id,
+        currency: connection.currency,
+        period: range,
+        daily_records: days.map((d) => ({ date: d.date, spend: d.cost, impressions: d.impressions, clicks: d.clicks, conversions: d.conversions })),
+        total_period_spend: sumMetrics(days).cost,
+      },
+    }
+  },
+}
+
+export const REPORTING_EXECUTORS: Record<string, ScriptExecutor> = {
+  pull_google_ads: pullGoogleAds,
+  list_campaigns: listCampaignsScript,
+  google_ads_list_campaigns: listCampaignsScript,
+  get_account_daily_spend: dailySpend,
+}

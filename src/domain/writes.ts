@@ -1,0 +1,107 @@
+import type { Deps } from './ports.js'
+import type { AuditEntry } from './model.js'
+import type { Actor } from './access.js'
+import type { PreparedCall } from './args.js'
+import { prepareCall } from './args.js'
+import { SandboxError, notFound } from './errors.js'
+import { iso } from './durations.js'
+import { decideWrite } from './policy.js'
+import { chargeCredits, refundCredits } from './billing.js'
+import { isLaunch } from './catalog.js'
+import { executorFor } from './scripts/registry.js'
+import type { ScriptContext } from './scripts/types.js'
+
+/** A validated, authorized write (parse, validate, authenticate, authorize and rate limit are done). */
+export interface WriteSubmission {
+  actor: Actor
+  call: PreparedCall
+  surface: AuditEntry['surface']
+}
+
+/** What became of a write; held and blocked are values, not errors (GATE-01, GATE-02). */
+export type WriteOutcome =
+  | { kind: 'executed'; audit: AuditEntry; result: Record<string, unknown> }
+  | { kind: 'failed'; audit: AuditEntry; error: SandboxError; refunded: number }
+  | { kind: 'held'; audit: AuditEntry }
+  | { kind: 'blocked'; audit: AuditEntry }
+
+/**
+ * The write path after authorization (REST-02, GATE-01..03, ERR-02): preflight (404 and other
+ * state refusals, nothing recorded) → gate → audit → charge → execute. Every attempt that reaches
+ * the gate is one audit entry: blocked, pending_review (charged only on approval), executed or failed.
+ */
+export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutcome {
+  const { actor, call, surface } = submission
+  const now = deps.clock.now()
+  const preflight = executorFor(call.entry.name).preflight?.(contextOf(deps, actor.workspace.id, actor.key.id, call)) ?? {}
+  const decision = decideWrite(actor.workspace.policy, {
+    script: call.entry.name, operation: call.entry.operation, ...(preflight.budget ? { budget: preflight.budget } : {}),
+  }, now)
+  const audit: AuditEntry = {
+    id: deps.ids.next('aud'),
+    at: iso(now),
+    workspace_id: actor.workspace.id,
+    key_id: actor.key.id,
+    key_prefix: actor.key.prefix,
+    user_id: actor.user.id,
+    surface,
+    script: call.entry.name,
+    args: [...call.args],
+    platform: call.platform,
+    operation: call.entry.operation,
+    decision: decision.action,
+    reason: decision.reason,
+    rule: decision.rule,
+    status: decision.action === 'block' ? 'blocked' : 'pending_review',
+    credits: 0,
+    before: null,
+    after: null,
+    result: null,
+    expires_at: decision.action === 'hold' ? iso(now + actor.workspace.policy.review_ttl_hours * 3_600_000) : null,
+    review: null,
+  }
+  if (decision.action === 'block') return { kind: 'blocked', audit: deps.store.audit.insert(audit) }
+  if (decision.action === 'hold') return { kind: 'held', audit: deps.store.audit.insert(audit) }
+  return executeWrite(deps, audit)
+}
+
+/**
+ * Runs exactly `audit.args` once and records the outcome on the audit entry (inserted if new):
+ * charge up front (402 runs nothing), execute, refund if it fails. The approval flow calls this
+ * for approved held writes, so they are charged only then (GATE-05 sandbox decision).
+ */
+export function executeWrite(deps: Deps, audit: AuditEntry): WriteOutcome {
+  let charge = null
+  try {
+    const call = prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
+    const executor = executorFor(call.entry.name)
+    const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
+    charge = chargeCredits(deps, {
+      workspace_id: audit.workspace_id, key_id: audit.key_id, script: call.entry.name, amount: call.entry.credit_cost,
+      operation: call.entry.operation, audit_id: audit.id,
+    }, isLaunch(call.entry))
+    // State may have moved since a write was held; check again before running.
+    executor.preflight?.(ctx)
+    const run = executor.run(ctx)
+    const credits = charge ? -charge.amount : 0
+    const done = save(deps, { ...audit, status: 'executed', credits, before: run.before ?? null, after: run.after ?? null, result: run.result })
+    return { kind: 'executed', audit: done, result: run.result }
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error
+    const refund = refundCredits(deps, charge)
+    const failed = save(deps, { ...audit, status: 'failed', credits: 0, result: { error: error.message, code: error.code } })
+    return { kind: 'failed', audit: failed, error, refunded: refund ? refund.amount : 0 }
+  }
+}
+
+/** The context an executor runs in; the workspace is re-read so a held write sees current state. */
+export function contextOf(deps: Deps, workspaceId: string, keyId: string, call: PreparedCall): ScriptContext {
+  const workspace = deps.store.workspaces.get(workspaceId)
+  if (!workspace) throw notFound(`Workspace ${workspaceId}`)
+  return { deps, workspace, key_id: keyId, call }
+}
+
+function save(deps: Deps, audit: AuditEntry): AuditEntry {
+  if (deps.store.audit.get(audit.id)) return deps.store.audit.update(audit.id, audit)
+  return deps.store.audit.insert(audit)
+}
