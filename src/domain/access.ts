@@ -64,17 +64,15 @@ export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
   return { ...caller, workspace: workspaces[0] }
 }
 
-/** Authorize: the scope first, then the workspace (house order); an authorized call marks the key used. */
+/** Authorize: the scope first, then the workspace (house order). */
 export function authorize(deps: Deps, caller: Caller, scope: string | null): Actor {
   if (scope) requireScope(caller.key.scopes, scope)
-  const actor = resolveWorkspace(deps, caller)
-  markUsed(deps, caller)
-  return actor
+  return resolveWorkspace(deps, caller)
 }
 
 /**
- * Records `last_used_at` for a call that was let through. Refused calls leave it alone, so a refused
- * request changes nothing; it is not a durable change by itself (saved with the next write).
+ * Records `last_used_at` once a call succeeded. Refused calls leave it alone, so a refused request
+ * changes nothing; it is not a durable change by itself (saved with the next write).
  */
 export function markUsed(deps: Deps, caller: Caller): void {
   deps.store.keys.touch(caller.key.id, { last_used_at: iso(deps.clock.now()) })

@@ -72,7 +72,7 @@ describe('authentication and workspaces over HTTP', () => {
   it.each([
     ['GET', '/v1/me', 'api'], ['GET', '/v1/credits', 'api'], ['GET', '/v1/connections', 'api'], ['GET', '/api/v1/keys', 'base'],
   ] as const)('%s %s answers 401 with {error, code} without a key, and X-API-Key alone counts as none (AUTH-02, AUTH-03)', async (method, path, host) => {
-    for (const headers of [{}, { 'x-api-key': KEYS.owner }]) {
+    for (const headers of [{}, { 'x-api-key': KEYS.owner }] as Array<Record<string, string>>) {
       const answer = await sb[host](method, path, { headers })
       expect(answer.status).toBe(401)
       expect(answer.body).toEqual({ error: expect.stringMatching(/API key/), code: 'AUTHENTICATION_REQUIRED' })

@@ -1,16 +1,27 @@
 import type { Request } from 'express'
 import type { Actor, Caller } from '../domain/access.js'
-import { authenticate, authorize } from '../domain/access.js'
+import { authenticate, authorize, markUsed } from '../domain/access.js'
 import type { AppContext } from './context.js'
 import type { Surface } from './credentials.js'
 import { readCredential } from './credentials.js'
 
+// The key that authenticated a request, marked used only once the reply succeeds (see `handle`).
+const callers = new WeakMap<Request, () => void>()
+
 /** Authenticate the request's one credential on `surface` (AUTH-01..03). */
 export function callerOf(ctx: AppContext, req: Request, surface: Surface): Caller {
-  return authenticate(ctx.deps, readCredential(req, surface))
+  const caller = authenticate(ctx.deps, readCredential(req, surface))
+  callers.set(req, () => markUsed(ctx.deps, caller))
+  return caller
 }
 
 /** Authenticate, then authorize the scope and resolve the workspace (AUTH-04, KEY-10..12). */
 export function actorOf(ctx: AppContext, req: Request, surface: Surface, scope: string | null): Actor {
   return authorize(ctx.deps, callerOf(ctx, req, surface), scope)
+}
+
+/** Sets `last_used_at` of the key that made a successful request; a refused one changes nothing. */
+export function markCallerUsed(req: Request): void {
+  callers.get(req)?.()
+  callers.delete(req)
 }

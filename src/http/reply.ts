@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Store } from '../domain/ports.js'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
 import { redactText } from '../support/redact.js'
+import { markCallerUsed } from './auth.js'
 
 /** What a route returns; `handle` commits state before sending it. */
 export interface Reply {
@@ -26,6 +27,7 @@ export interface Route {
 export function handle(store: Store, handler: RouteHandler) {
   return async (req: Request, res: Response): Promise<void> => {
     const reply = await handler(req, res)
+    if ((reply.status ?? 200) < 400) markCallerUsed(req)
     await store.commit()
     if (reply.headers) res.set(reply.headers)
     res.status(reply.status ?? 200).json(reply.body)

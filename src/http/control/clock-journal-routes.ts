@@ -44,7 +44,8 @@ export function clockJournalRoutes(ctx: AppContext): Route[] {
         const target = (body.set === undefined ? ctx.clock.now() : Date.parse(body.set)) + (advance ?? 0)
         // Dates past year 9999 cannot be rendered as ISO text; refuse them instead of breaking every later response.
         if (!(target >= 0 && target <= LATEST)) {
-          throw invalidRequest(`sandbox time must stay between ${iso(0)} and ${iso(LATEST)}`, body.set === undefined ? 'advance' : 'set')
+          const field = body.set === undefined ? 'advance' : 'set'
+          throw invalidRequest(`\`${field}\` would move sandbox time outside ${iso(0)} .. ${iso(LATEST)}`, field)
         }
         if (body.set !== undefined) ctx.clock.set(Date.parse(body.set))
         if (advance !== undefined) ctx.clock.advance(advance)

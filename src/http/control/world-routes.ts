@@ -8,7 +8,9 @@ import { TABLE_NAMES } from '../../store/layout.js'
 import { snapshotSchema } from '../../store/snapshot-schema.js'
 import type { Snapshot } from '../../domain/ports.js'
 
-const resetBody = z.strictObject({ world: z.string().min(1).optional(), seed: z.number().int().optional() })
+// A shipped world's name, or a path to a .yaml file: the control plane reads no other files.
+const worldRef = z.string().min(1).max(500).regex(/^[A-Za-z0-9_-]+$|\.ya?ml$/, 'must be a world name or a path to a .yaml file')
+const resetBody = z.strictObject({ world: worldRef.optional(), seed: z.number().int().optional() })
 
 /** Reset, export/import and the list of shipped worlds. */
 export function worldRoutes(ctx: AppContext): Route[] {
@@ -22,7 +24,7 @@ export function worldRoutes(ctx: AppContext): Route[] {
           const keys = await ctx.worlds.reset(body.world, body.seed)
           return { body: { world: ctx.deps.store.meta().world, seed: ctx.deps.store.meta().seed, keys } }
         } catch (error) {
-          if (error instanceof Error && !('code' in error)) throw invalidRequest(error.message, 'world')
+          if (error instanceof Error && !('code' in error)) throw invalidRequest(`\`world\`: ${error.message}`, 'world')
           throw error
         }
       },

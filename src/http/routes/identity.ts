@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { actorOf, callerOf } from '../auth.js'
 import { publicKey } from '../../domain/keys.js'
-import { markUsed, resolveWorkspace } from '../../domain/access.js'
+import { resolveWorkspace } from '../../domain/access.js'
 import { SandboxError } from '../../domain/errors.js'
 
 /** `/v1/me`, `/v1/credits`, `/v1/connections` on the api host (REST-03). */
@@ -23,7 +23,6 @@ export function identityRoutes(ctx: AppContext): Route[] {
           if (!(error instanceof SandboxError)) throw error
           workspace_error = error.message
         }
-        markUsed(ctx.deps, caller)
         const { user } = caller
         return {
           body: {
