@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import type { AppContext } from '../http/context.js'
 import type { Route } from '../http/reply.js'
-import { parseInput } from '../http/reply.js'
+import { param, parseInput } from '../http/reply.js'
 import { iso } from '../domain/durations.js'
+import { notFound } from '../domain/errors.js'
 import { buildOverview } from './overview.js'
 import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
+import { campaignSeries } from './series.js'
 
 const transcriptQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
@@ -14,6 +16,8 @@ const transcriptQuery = z.strictObject({
   workspace_id: z.string().min(1).max(64).optional(),
   download: z.enum(['0', '1']).optional(),
 })
+
+const seriesQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90).optional() })
 
 /** Control-plane JSON the console needs beyond the shared routes: `/_sandbox/console/*` (admin token applies). */
 export function consoleRoutes(ctx: AppContext): Route[] {
@@ -27,6 +31,16 @@ export function consoleRoutes(ctx: AppContext): Route[] {
     { method: 'get', path: '/console/queue', handler: () => ({ body: { now: clockView().now, entries: pendingQueue(store, clockView().now) } }) },
     {
       method: 'get',
+      path: '/console/campaigns/:id/series',
+      handler: (req) => {
+        const { days } = parseInput(seriesQuery, { ...req.query }, 'Query')
+        const campaign = store.campaigns.get(param(req, 'id'))
+        if (!campaign) throw notFound(`Campaign ${param(req, 'id')}`)
+        return { body: campaignSeries(campaign, ctx.clock.now(), days ?? 14) }
+      },
+    },
+    {
+      method: 'get',
       path: '/console/transcript',
       handler: (req) => {
         const { download, ...filter } = parseInput(transcriptQuery, { ...req.query }, 'Query')
@@ -37,6 +51,7 @@ export function consoleRoutes(ctx: AppContext): Route[] {
           : null
         const body = buildTranscript({
           audit: store.audit.all(), ledger: store.ledger.all(), keyIds,
+          currencyOf: (id) => store.campaigns.get(id)?.currency ?? null,
           filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView().now,
         })
         const name = `agent-transcript-${body.generated_at.replace(/[:.]/g, '-')}.json`

@@ -35,7 +35,15 @@ export interface Transcript {
 const RAN = new Set<AuditEntry['status']>(['executed', 'approved'])
 
 /** Builds the transcript from audit entries and the credit ledger. Pure: same input, same output. */
-export function buildTranscript(input: { audit: readonly AuditEntry[]; ledger: readonly LedgerEntry[]; keyIds: ReadonlySet<string> | null; filter: TranscriptFilter; now: string }): Transcript {
+export function buildTranscript(input: {
+  audit: readonly AuditEntry[]
+  ledger: readonly LedgerEntry[]
+  keyIds: ReadonlySet<string> | null
+  filter: TranscriptFilter
+  now: string
+  /** Account currency of a campaign, for writes whose record does not name it. */
+  currencyOf?: (campaignId: string) => string | null
+}): Transcript {
   const { filter } = input
   const inWindow = (at: string) => (!filter.from || at >= filter.from) && (!filter.to || at <= filter.to)
   const writes = input.audit
@@ -44,7 +52,7 @@ export function buildTranscript(input: { audit: readonly AuditEntry[]; ledger: r
     .sort((a, b) => a.at.localeCompare(b.at))
   const ledger = input.ledger.filter((l) => inWindow(l.at) && (!filter.workspace_id || l.workspace_id === filter.workspace_id) &&
     (input.keyIds === null || (l.key_id !== null && input.keyIds.has(l.key_id))))
-  const budget_changes = writes.filter((w) => w.operation === 'budget').map(budgetChange)
+  const budget_changes = writes.filter((w) => w.operation === 'budget').map((w) => budgetChange(w, input.currencyOf))
   const budget_delta_by_currency: Record<string, number> = {}
   for (const change of budget_changes) {
     if (change.delta === null || !RAN.has(change.status)) continue
@@ -76,19 +84,22 @@ export function buildTranscript(input: { audit: readonly AuditEntry[]; ledger: r
   }
 }
 
-function budgetChange(entry: AuditEntry): BudgetChange {
+function budgetChange(entry: AuditEntry, currencyOf?: (campaignId: string) => string | null): BudgetChange {
   const before = record(entry.before)
   const after = record(entry.after)
+  const result = record(entry.result)
+  const campaignId = str(after?.campaign_id ?? before?.campaign_id ?? result?.campaign_id) ?? flag(entry.args, '--campaign-id')
+  const resultBudget = record(result?.daily_budget)
   const beforeBudget = num(before?.daily_budget)
   const afterBudget = num(after?.daily_budget) ?? (RAN.has(entry.status) ? num(flag(entry.args, '--daily-budget')) : null)
   return {
     audit_id: entry.id,
     at: entry.at,
-    campaign_id: str(after?.campaign_id ?? after?.id ?? before?.campaign_id ?? before?.id) ?? flag(entry.args, '--campaign-id'),
+    campaign_id: campaignId,
     before: beforeBudget,
     after: afterBudget,
     delta: beforeBudget !== null && afterBudget !== null ? round2(afterBudget - beforeBudget) : null,
-    currency: str(after?.currency ?? before?.currency),
+    currency: str(after?.currency ?? before?.currency ?? resultBudget?.currency) ?? (campaignId && currencyOf ? currencyOf(campaignId) : null),
     status: entry.status,
   }
 }

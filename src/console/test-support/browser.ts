@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+
+/** Debian's Chromium (`apt-get install -y chromium`); the real binary first, it skips the shell wrapper. */
+export const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter((p): p is string => Boolean(p))
+export const CHROMIUM = CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? null
+export const SKIP_REASON = `no Chromium binary (looked at ${CHROMIUM_CANDIDATES.join(', ')}); install it with \`apt-get install -y chromium\``
+
+export const ARTIFACTS_DIR = 'test-artifacts'
+
+export function launchChromium(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error(SKIP_REASON)
+  return chromium.launch({ executablePath: CHROMIUM, headless: true })
+}
+
+/** Saves a full-page screenshot as `test-artifacts/<name>.png` (or into `dir`); returns its path. */
+export async function screenshot(page: Page, name: string, dir = ARTIFACTS_DIR): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  const path = join(dir, `${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/**
+ * Runs a browser step on a fresh page; on failure saves a screenshot to `test-artifacts/` and
+ * rethrows with its path, so CI keeps the evidence.
+ */
+export async function withPage<T>(browser: Browser, name: string, run: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  try {
+    const result = await run(page)
+    if (errors.length) throw new Error(`uncaught error(s) in the page: ${errors.join('; ')}`)
+    return result
+  } catch (error) {
+    const path = await screenshot(page, `console-${name}`).catch(() => 'none')
+    if (error instanceof Error) error.message += `\n(screenshot: ${path})`
+    throw error
+  } finally {
+    await context.close()
+  }
+}
