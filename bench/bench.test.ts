@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Results } from './lib/report.js'
+
+const run = promisify(execFile)
+
+// A smoke test only: it checks that `npm run bench -- --quick` runs end to end and reports every
+// section. It never asserts timing (CONTRIBUTING: performance is measured in bench/, not tests).
+describe('npm run bench -- --quick', () => {
+  let out = ''
+  afterAll(async () => {
+    if (out) await rm(out, { recursive: true, force: true })
+  })
+
+  it('measures every section, prints the table and writes results JSON', async () => {
+    out = await mkdtemp(join(tmpdir(), 'adops-bench-smoke-'))
+    const { stdout } = await run('npm', ['run', '--silent', 'bench', '--', '--quick', '--out', out], {
+      cwd: join(import.meta.dirname, '..'),
+      timeout: 90_000,
+      maxBuffer: 10 * 1024 * 1024,
+    })
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results
+    expect(results.machine.cores).toBeGreaterThan(0)
+    expect(results.start?.runs.length).toBe(1)
+    expect(results.start?.sandbox_ms).toBeGreaterThan(0)
+    expect(results.start?.prism_ms).toBeGreaterThan(0)
+    // Every section is either measured or skipped with a reason, never silently missing.
+    expect(results.read ?? results.skipped.read ?? results.skipped.read_write).toBeTruthy()
+    expect(results.write ?? results.skipped.write ?? results.skipped.read_write).toBeTruthy()
+    expect(results.state_size ?? results.skipped.state_size).toBeTruthy()
+    expect(results.suite ?? results.skipped.suite).toBeTruthy()
+    expect(stdout).toContain('| cold start to first 200 |')
+    expect(await readFile(join(out, 'results.md'), 'utf8')).toContain('| target | wanted | measured | met |')
+  }, 90_000)
+})

@@ -1,0 +1,63 @@
+import autocannon from 'autocannon'
+
+/** One HTTP request shape to fire under load. */
+export interface Target {
+  url: string
+  method: 'GET' | 'POST' | 'PATCH'
+  headers?: Record<string, string>
+  /** A fixed body, or one built per request (e.g. alternating budgets so every write is a change). */
+  body?: string | ((n: number) => string)
+  /** The status every answer must have; anything else is counted as a failure. */
+  status: number
+}
+
+export interface LoadFigures {
+  rps: number
+  p50: number
+  p99: number
+  mean: number
+  requests: number
+  /** Answers with another status than the target's, plus socket errors and timeouts. */
+  failures: number
+  statuses: Record<string, number>
+  bytes_per_request: number
+}
+
+/** Fires `target` with `connections` keep-alive connections for `seconds` (autocannon, in-process). */
+export async function fire(target: Target, options: { connections: number; seconds: number }): Promise<LoadFigures> {
+  const { url, method, headers = {}, body, status } = target
+  const sendHeaders = body === undefined ? headers : { 'content-type': 'application/json', ...headers }
+  let n = 0
+  const requests = typeof body === 'function'
+    ? [{ method, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(n++) }) }]
+    : undefined
+  const result = await autocannon({
+    url, method, headers: sendHeaders, body: typeof body === 'string' ? body : undefined, requests,
+    connections: options.connections, duration: options.seconds, timeout: 10,
+  })
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
+  const good = statuses[String(status)] ?? 0
+  const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.mean,
+    requests: answered,
+    failures: answered - good + result.errors + result.timeouts,
+    statuses,
+    bytes_per_request: answered ? Math.round(result.throughput.total / answered) : 0,
+  }
+}
+
+/** One request, checked: used to verify a target before loading it (fail fast with the body). */
+export async function probe(target: Target): Promise<{ status: number; bytes: number; text: string }> {
+  const body = typeof target.body === 'function' ? target.body(0) : target.body
+  const headers = body === undefined ? target.headers : { 'content-type': 'application/json', ...target.headers }
+  const res = await fetch(target.url, { method: target.method, headers, body, signal: AbortSignal.timeout(10_000) })
+  const text = await res.text()
+  if (res.status !== target.status) {
+    throw new Error(`${target.method} ${target.url} answered ${res.status}, expected ${target.status}: ${text.slice(0, 500)}`)
+  }
+  return { status: res.status, bytes: Buffer.byteLength(text), text }
+}

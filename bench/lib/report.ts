@@ -1,0 +1,106 @@
+import { cpus, loadavg, platform, release, totalmem } from 'node:os'
+import type { ComparisonRow } from '../sections/compare.js'
+import type { SizeRow } from '../sections/state-size.js'
+import type { StartRow } from '../sections/start.js'
+import type { SuiteRow } from '../sections/suite.js'
+import type { BenchOptions } from './options.js'
+import { ratio, round } from './stats.js'
+
+export interface Machine {
+  cpu: string
+  cores: number
+  memory_gb: number
+  node: string
+  os: string
+  loadavg_start: number[]
+  loadavg_end?: number[]
+}
+
+export interface Results {
+  generated_at: string
+  machine: Machine
+  options: Omit<BenchOptions, 'out'>
+  prism_spec: { path: string; fallback: boolean; reason?: string }
+  read?: ComparisonRow[]
+  write?: ComparisonRow[]
+  state_size?: SizeRow[]
+  start?: StartRow
+  suite?: SuiteRow
+  memory: { sandbox_read_peak_rss_mb?: number | null; prism_read_peak_rss_mb?: number | null; sandbox_largest_state_peak_rss_mb?: number | null }
+  /** Sections that could not run, with the reason (e.g. an operation not implemented yet). */
+  skipped: Record<string, string>
+  targets: Target[]
+}
+
+export interface Target {
+  figure: string
+  target: string
+  value: string
+  met: boolean
+}
+
+export function describeMachine(): Machine {
+  const list = cpus()
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memory_gb: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    loadavg_start: loadavg().map((l) => round(l, 2)),
+  }
+}
+
+/** The issue's targets, evaluated on the figures that were measured. */
+export function evaluateTargets(r: Results): Target[] {
+  const out: Target[] = []
+  for (const row of r.read ?? []) {
+    out.push({ figure: `read ${row.id}: ratio`, target: '≥ 5×', value: `${row.ratio}×`, met: row.ratio >= 5 })
+    out.push({ figure: `read ${row.id}: sandbox p99`, target: '< 10 ms', value: `${row.sandbox.p99} ms`, met: row.sandbox.p99 < 10 })
+  }
+  for (const row of r.write ?? []) out.push({ figure: `write ${row.id}: ratio`, target: '≥ 1×', value: `${row.ratio}×`, met: row.ratio >= 1 })
+  const sizes = r.state_size ?? []
+  const small = sizes[0]
+  const large = sizes.at(-1)
+  if (small && large && large !== small) {
+    const p50 = ratio(large.p50, small.p50)
+    out.push({ figure: `write p50 at ${large.audit_records} vs ${small.audit_records} audit rows`, target: '≤ 1.5×', value: `${p50}× (p99 ${ratio(large.p99, small.p99)}×)`, met: p50 <= 1.5 })
+  }
+  if (r.start) out.push({ figure: 'cold start sandbox ÷ Prism', target: '≤ 0.33', value: String(r.start.ratio), met: r.start.ratio <= 0.33 })
+  if (r.suite?.wall_ms !== undefined) {
+    const ok = r.suite.wall_ms <= 10_000 && (r.suite.scenarios ?? 0) >= 100
+    out.push({ figure: 'conformance suite wall time', target: '≤ 10 s for 100+ scenarios', value: `${round(r.suite.wall_ms / 1000, 1)} s, ${r.suite.scenarios} scenarios`, met: ok })
+  }
+  return out
+}
+
+const fmt = (n: number | null | undefined, unit = '') => (n === null || n === undefined || Number.isNaN(n) ? '–' : `${n}${unit}`)
+const load = (f: { rps: number; p50: number; p99: number; failures: number }) =>
+  `${Math.round(f.rps)} req/s · p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')}${f.failures ? ` · ⚠ ${f.failures} failed` : ''}`
+
+/** The results as a Markdown table (stdout, bench/results/*.md, README "Benchmarks"). */
+export function renderTable(r: Results): string {
+  const lines = ['| figure | sandbox | Prism mock | sandbox ÷ Prism |', '|---|---|---|---|']
+  for (const row of [...(r.read ?? []), ...(r.write ?? [])]) lines.push(`| ${row.label} | ${load(row.sandbox)} | ${load(row.prism)} | **${fmt(row.ratio, '×')}** req/s |`)
+  for (const s of r.state_size ?? []) {
+    lines.push(`| durable write, ${s.audit_records.toLocaleString('en-US')} audit rows | ${load(s)} · resume ${fmt(s.resume_ms, ' ms')} · peak RSS ${fmt(s.peak_rss_mb, ' MB')} | | |`)
+  }
+  if (r.start) lines.push(`| cold start to first 200 | ${fmt(r.start.sandbox_ms, ' ms')} | ${fmt(r.start.prism_ms, ' ms')} | **${fmt(r.start.ratio)}** time |`)
+  if (r.suite) {
+    const value = r.suite.wall_ms === undefined ? `not run: ${r.suite.skipped}` : `${round(r.suite.wall_ms / 1000, 2)} s · ${r.suite.scenarios} scenarios${r.suite.failed ? ` · ${r.suite.failed} failed` : ''}`
+    lines.push(`| conformance suite (in-process sandbox) | ${value} | | |`)
+  }
+  const m = r.memory
+  if (m.sandbox_read_peak_rss_mb !== undefined) lines.push(`| peak RSS under read load | ${fmt(m.sandbox_read_peak_rss_mb, ' MB')} | ${fmt(m.prism_read_peak_rss_mb, ' MB')} | |`)
+  if (m.sandbox_largest_state_peak_rss_mb !== undefined) lines.push(`| peak RSS, largest audit state + writes | ${fmt(m.sandbox_largest_state_peak_rss_mb, ' MB')} | | |`)
+  const targets = ['', '| target | wanted | measured | met |', '|---|---|---|---|', ...r.targets.map((t) => `| ${t.figure} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`)]
+  const skipped = Object.entries(r.skipped).map(([k, v]) => `- ${k} not measured: ${v}`)
+  const mc = r.machine
+  const o = r.options
+  const head = [
+    `Machine: ${mc.cpu}, ${mc.cores} cores, ${mc.memory_gb} GB, Node ${mc.node}, ${mc.os}; load average ${mc.loadavg_start.join(' / ')} at start, ${(mc.loadavg_end ?? []).join(' / ')} at end.`,
+    `Settings: ${o.connections} connections, ${o.duration} s runs after ${o.warmup} s warm-up, median of ${o.runs} runs (${o.startRuns} cold starts)${o.quick ? ', --quick' : ''}; Prism spec ${r.prism_spec.fallback ? `bench/fallback-openapi.yaml (stand-in: ${r.prism_spec.reason})` : 'conformance/openapi.yaml'}, \`-v warn\`. ${r.generated_at}.`,
+    '',
+  ]
+  return [...head, ...lines, ...targets, ...(skipped.length ? ['', ...skipped] : [])].join('\n') + '\n'
+}
