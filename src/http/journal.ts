@@ -98,6 +98,8 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     if (req.path.startsWith('/_sandbox')) return next()
     const started = performance.now()
     const sandboxTime = iso(clock.now())
+    // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
+    const path = req.path
     let responseText = ''
     const send = res.send.bind(res)
     res.send = (body?: unknown) => {
@@ -112,7 +114,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
         sandbox_time: sandboxTime,
         host,
         method: req.method,
-        path: redactText(req.path),
+        path: redactText(path),
         query: JSON.parse(redactText(JSON.stringify(req.query ?? {}))) as Record<string, unknown>,
         status: res.statusCode,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
