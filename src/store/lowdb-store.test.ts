@@ -1,0 +1,163 @@
+import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AuditEntry, User } from '../domain/model.js'
+import { openStore } from './lowdb-store.js'
+import { emptySnapshot } from './layout.js'
+
+let dir: string
+let file: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adops-store-'))
+  file = join(dir, 'state.json')
+})
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await rm(dir, { recursive: true, force: true })
+})
+
+const user = (i: number): User => ({ id: `usr_${i}`, email: `u${i}@x.test`, name: `User ${i}`, created_at: '2026-01-01T00:00:00.000Z' })
+const audit = (i: number, status: AuditEntry['status'] = 'executed') => ({ id: `aud_${i}`, status, script: 'pause_campaign' }) as unknown as AuditEntry
+
+describe('group commit', () => {
+  it('writes many concurrent commits in far fewer flushes, and every acknowledged change is in the file', async () => {
+    const store = await openStore({ file })
+    const lowdb = await import('lowdb/node')
+    const writes = vi.spyOn(lowdb.DataFile.prototype, 'write')
+    const commits = Array.from({ length: 200 }, (_, i) => {
+      store.users.insert(user(i))
+      store.audit.insert(audit(i))
+      return store.commit()
+    })
+    await Promise.all(commits)
+    expect(writes.mock.calls.length).toBeGreaterThanOrEqual(1)
+    expect(writes.mock.calls.length).toBeLessThanOrEqual(3)
+    const doc = JSON.parse(await readFile(file, 'utf8'))
+    expect(doc.users).toHaveLength(200)
+    const log = (await readFile(`${file}.log`, 'utf8')).trim().split('\n')
+    expect(log).toHaveLength(200)
+    await store.close()
+  })
+
+  it('includes a change made while a flush is in flight in a later flush before its commit resolves', async () => {
+    const store = await openStore({ file })
+    store.users.insert(user(1))
+    const first = store.commit()
+    await new Promise((resolve) => setImmediate(resolve))
+    store.users.insert(user(2))
+    const second = store.commit()
+    await Promise.all([first, second])
+    expect(JSON.parse(await readFile(file, 'utf8')).users.map((u: User) => u.id)).toEqual(['usr_1', 'usr_2'])
+    await store.close()
+  })
+
+  it('does not write anything for a commit without a durable change', async () => {
+    const store = await openStore({ file })
+    store.users.insert(user(1))
+    await store.commit()
+    const before = (await stat(file)).mtimeMs
+    store.users.touch('usr_1', { name: 'touched' })
+    const lowdb = await import('lowdb/node')
+    const writes = vi.spyOn(lowdb.DataFile.prototype, 'write')
+    await store.commit()
+    expect(writes).not.toHaveBeenCalled()
+    expect((await stat(file)).mtimeMs).toBe(before)
+    await store.close()
+    expect(JSON.parse(await readFile(file, 'utf8')).users[0].name).toBe('touched')
+  })
+})
+
+describe('append-only log tables', () => {
+  it('keeps audit, ledger and outbox rows out of the document, so a write never re-serialises them', async () => {
+    const store = await openStore({ file })
+    for (let i = 0; i < 50; i++) store.audit.insert(audit(i))
+    store.users.insert(user(1))
+    await store.commit()
+    const doc = await readFile(file, 'utf8')
+    expect(doc).not.toContain('aud_')
+    expect(Object.keys(JSON.parse(doc))).not.toContain('audit')
+    store.users.insert(user(2))
+    await store.commit()
+    // The second write appended nothing: only changed log rows are written.
+    expect((await readFile(`${file}.log`, 'utf8')).trim().split('\n')).toHaveLength(50)
+    await store.close()
+  })
+
+  it('replays the log on reopen with the last version of each row winning', async () => {
+    const store = await openStore({ file })
+    store.audit.insert(audit(1, 'pending_review'))
+    store.audit.insert(audit(2))
+    await store.commit()
+    store.audit.update('aud_1', { status: 'approved' })
+    store.audit.remove('aud_2')
+    await store.close()
+    expect((await readFile(`${file}.log`, 'utf8')).trim().split('\n')).toHaveLength(4)
+    const reopened = await openStore({ file })
+    expect(reopened.audit.all()).toEqual([{ id: 'aud_1', status: 'approved', script: 'pause_campaign' }])
+    await reopened.close()
+  })
+
+  it('ignores a torn last line and keeps appending on a clean line', async () => {
+    const store = await openStore({ file })
+    store.audit.insert(audit(1))
+    await store.close()
+    await appendFile(`${file}.log`, '{"t":"audit","r":{"id":"aud_2","sta')
+    const reopened = await openStore({ file })
+    expect(reopened.audit.all().map((r) => r.id)).toEqual(['aud_1'])
+    reopened.audit.insert(audit(3))
+    await reopened.close()
+    const third = await openStore({ file })
+    expect(third.audit.all().map((r) => r.id)).toEqual(['aud_1', 'aud_3'])
+    await third.close()
+  })
+
+  it('refuses to open a log corrupted before its last line, naming the file and line', async () => {
+    await writeFile(`${file}.log`, 'garbage\n{"t":"audit","r":{"id":"aud_1"}}\n')
+    await expect(openStore({ file })).rejects.toThrow(/state\.json\.log:1: corrupt/)
+  })
+
+  it('compacts a log with many superseded versions when it opens', async () => {
+    const store = await openStore({ file })
+    store.audit.insert(audit(1))
+    // Updates of one row between flushes share one line; separate flushes make many versions.
+    for (let i = 0; i < 1100; i++) {
+      store.audit.update('aud_1', { status: i % 2 ? 'executed' : 'failed' })
+      await store.commit()
+    }
+    await store.close()
+    expect((await readFile(`${file}.log`, 'utf8')).trim().split('\n').length).toBeGreaterThan(1000)
+    const reopened = await openStore({ file })
+    expect((await readFile(`${file}.log`, 'utf8')).trim().split('\n')).toHaveLength(1)
+    expect(reopened.audit.get('aud_1')?.status).toBe('executed')
+    await reopened.close()
+  })
+})
+
+describe('replace, snapshot and memory mode', () => {
+  it('rewrites both files on replace, dropping rows the new snapshot does not have', async () => {
+    const store = await openStore({ file })
+    store.audit.insert(audit(1))
+    store.users.insert(user(1))
+    await store.commit()
+    store.replace({ ...emptySnapshot(), users: [user(9)] })
+    await store.close()
+    const reopened = await openStore({ file })
+    expect(reopened.users.all().map((u) => u.id)).toEqual(['usr_9'])
+    expect(reopened.audit.size()).toBe(0)
+    await reopened.close()
+  })
+
+  it('keeps nothing on disk in memory mode', async () => {
+    const store = await openStore()
+    store.users.insert(user(1))
+    await store.commit()
+    expect(store.snapshot().users).toHaveLength(1)
+    await store.close()
+  })
+
+  it('names the state file when it is not valid JSON', async () => {
+    await writeFile(file, '{"version":1,')
+    await expect(openStore({ file })).rejects.toThrow(/state\.json is not valid JSON/)
+  })
+})
