@@ -19,6 +19,7 @@ import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
 import { mountConsolePages } from './console/console-static.js'
 import { consoleRoutes } from './console/console-routes.js'
+import { contractRoutes, mountContract } from './http/control/contract-routes.js'
 import { hostedMcp } from './mcp/hosted.js'
 
 export interface SandboxOptions {
@@ -111,7 +112,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     baseApp: createBaseApp(ctx, {
       // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes], mounts: [connectPages(), hostedMcp()], control: [gateControlRoutes, consoleRoutes],
+      routes: [connectionRoutes], mounts: [connectPages(), hostedMcp(), mountContract], control: [gateControlRoutes, consoleRoutes, contractRoutes],
       pages: [mountConsolePages],
     }),
     apiApp: createApiApp(ctx),
