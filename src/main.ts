@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
 import { serveCommand } from './cli/serve.js'
+import { mcpCommand } from './cli/mcp.js'
 
 const program = new Command('adops-sandbox')
   .description('A stateful sandbox of the ad-operations tool service, plus a conformance kit.')
   .version('0.1.0')
   .addCommand(serveCommand(), { isDefault: true })
+  .addCommand(mcpCommand())
 
 await program.parseAsync(process.argv)

@@ -22,7 +22,7 @@ export async function submitSignIn(baseUrl: string, authorizationUrl: string | U
   const page = await fetch(authorizationUrl, { redirect: 'manual' })
   if (page.status !== 200) throw new Error(`sign-in page answered ${page.status}: ${page.headers.get('location') ?? await page.text()}`)
   const form = parseSignInForm(await page.text())
-  const fields = account === 'deny' ? { request: form.request, decision: 'deny' } : { request: form.request, account, decision: 'allow' }
+  const fields: Record<string, string> = account === 'deny' ? { request: form.request, decision: 'deny' } : { request: form.request, account, decision: 'allow' }
   const res = await fetch(new URL(form.action, baseUrl), {
     method: 'POST', redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields),

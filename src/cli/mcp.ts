@@ -1,0 +1,23 @@
+import { Command, Option } from 'commander'
+import pino from 'pino'
+import { readEnv, readServiceEnv } from '../config.js'
+import { runStdioServer } from '../mcp/stdio.js'
+
+/**
+ * `adops-sandbox mcp`: the local stdio MCP server (MCP-04). Key from `SERVICE_API_KEY`; targets
+ * `SERVICE_BASE_URL` / `SERVICE_API_URL` (default the local sandbox); flags override the URLs.
+ */
+export function mcpCommand(): Command {
+  const service = readServiceEnv()
+  return new Command('mcp')
+    .description('local MCP server on stdio; calls the REST API with SERVICE_API_KEY (Authorization: Bearer)')
+    .addOption(new Option('--base-url <url>', '{base_url} of the service').default(service.baseUrl))
+    .addOption(new Option('--api-url <url>', '{api_url} of the service').default(service.apiUrl))
+    .addOption(new Option('--log-level <level>', 'pino level on stderr').default(readEnv().logLevel ?? 'info')
+      .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']))
+    .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string }) => {
+      const logger = pino({ level: flags.logLevel }, pino.destination(2))
+      await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger })
+      process.exit(0)
+    })
+}
