@@ -21,6 +21,14 @@ import { mountConsolePages } from './console/console-static.js'
 import { consoleRoutes } from './console/console-routes.js'
 import { contractRoutes, mountContract } from './http/control/contract-routes.js'
 import { hostedMcp } from './mcp/hosted.js'
+import { generateCampaigns } from './domain/campaigns.js'
+import { apiToolRoutes, toolRoutes } from './http/routes/tools.js'
+import { campaignRoutes } from './http/routes/campaigns.js'
+import { landingPageRoutes } from './http/routes/landing-pages.js'
+import { artifactRoutes } from './http/routes/artifacts.js'
+import { mountFaults } from './http/faults.js'
+import { faultRoutes } from './http/control/fault-routes.js'
+import { limitsRoutes } from './http/control/limits-routes.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). */
@@ -69,7 +77,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
     let keys: WorldKey[]
     try {
-      keys = seedWorld(deps, { ...next, seed: worldSeed })
+      keys = seedWorld(deps, { ...next, seed: worldSeed }, generateCampaigns)
     } catch (error) {
       // A world that fails half-way leaves the previous state untouched (a refused request changes nothing).
       store.replace(before.state)
@@ -112,10 +120,13 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     baseApp: createBaseApp(ctx, {
       // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes], mounts: [connectPages(), hostedMcp(), mountContract], control: [gateControlRoutes, consoleRoutes, contractRoutes],
+      routes: [connectionRoutes, toolRoutes, landingPageRoutes],
+      mounts: [mountFaults('base'), connectPages(), hostedMcp(), mountContract],
+      control: [gateControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
       pages: [mountConsolePages],
     }),
-    apiApp: createApiApp(ctx),
+    // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
+    apiApp: createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api')]),
     resumed,
     close: () => store.close(),
   }

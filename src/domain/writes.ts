@@ -21,9 +21,9 @@ export interface WriteSubmission {
 /** What became of a write; held and blocked are values, not errors (GATE-01, GATE-02). */
 export type WriteOutcome =
   | { kind: 'executed'; audit: AuditEntry; result: Record<string, unknown> }
-  | { kind: 'failed'; audit: AuditEntry; error: SandboxError; refunded: number }
-  | { kind: 'held'; audit: AuditEntry }
-  | { kind: 'blocked'; audit: AuditEntry }
+  | { kind: 'failed'; audit: AuditEntry; error: SandboxError; refunded: number; result?: undefined }
+  | { kind: 'held'; audit: AuditEntry; result?: undefined }
+  | { kind: 'blocked'; audit: AuditEntry; result?: undefined }
 
 /**
  * The write path after authorization (REST-02, GATE-01..03, ERR-02): preflight (404 and other
@@ -62,24 +62,32 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   }
   if (decision.action === 'block') return { kind: 'blocked', audit: deps.store.audit.insert(audit) }
   if (decision.action === 'hold') return { kind: 'held', audit: deps.store.audit.insert(audit) }
-  return executeWrite(deps, audit)
+  try {
+    return executeWrite(deps, audit)
+  } catch (error) {
+    // A 402 at charge time ran nothing; on this path it is still a recorded attempt.
+    if (!(error instanceof SandboxError)) throw error
+    const failed = save(deps, { ...audit, status: 'failed', result: { error: error.message, code: error.code } })
+    return { kind: 'failed', audit: failed, error, refunded: 0 }
+  }
 }
 
 /**
  * Runs exactly `audit.args` once and records the outcome on the audit entry (inserted if new):
- * charge up front (402 runs nothing), execute, refund if it fails. The approval flow calls this
- * for approved held writes, so they are charged only then (GATE-05 sandbox decision).
+ * charge up front, execute, refund if it fails (`failed` outcome). A 402 (no payment method for a
+ * launch, short balance; ERR-02) is thrown before anything is charged, run or recorded, so an
+ * approval can leave the write reviewable. The approval flow calls this for approved held writes,
+ * so they are charged only then.
  */
 export function executeWrite(deps: Deps, audit: AuditEntry): WriteOutcome {
-  let charge = null
+  const call = prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
+  const executor = executorFor(call.entry.name)
+  const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
+  const charge = chargeCredits(deps, {
+    workspace_id: audit.workspace_id, key_id: audit.key_id, script: call.entry.name, amount: call.entry.credit_cost,
+    operation: call.entry.operation, audit_id: audit.id,
+  }, isLaunch(call.entry))
   try {
-    const call = prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
-    const executor = executorFor(call.entry.name)
-    const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
-    charge = chargeCredits(deps, {
-      workspace_id: audit.workspace_id, key_id: audit.key_id, script: call.entry.name, amount: call.entry.credit_cost,
-      operation: call.entry.operation, audit_id: audit.id,
-    }, isLaunch(call.entry))
     // State may have moved since a write was held; check again before running.
     executor.preflight?.(ctx)
     const run = executor.run(ctx)

@@ -9,9 +9,15 @@ import { baseExpress, JSON_LIMIT } from './base-app.js'
 import { identityRoutes } from './routes/identity.js'
 
 /** The api host `{api_url}`: `/v1/*` and the artifact endpoint; `/api/v1/*` does not exist (REST-04). */
-export function createApiApp(ctx: AppContext, routes: Array<(ctx: AppContext) => Route[]> = []): Express {
+export function createApiApp(
+  ctx: AppContext,
+  routes: Array<(ctx: AppContext) => Route[]> = [],
+  mounts: Array<(app: Express, ctx: AppContext) => void> = [],
+): Express {
   const app = baseExpress()
   app.use(journalMiddleware(ctx.journal, ctx.clock, 'api'))
+  // Raw middleware (scripted faults) sees every exchange before routing.
+  for (const mount of mounts) mount(app, ctx)
   // REST-04: nothing under /api exists here; answer 404 before a body is even parsed.
   app.use('/api', notFoundHandler(apiHint))
   app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))

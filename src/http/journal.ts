@@ -107,7 +107,10 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
       else if (Buffer.isBuffer(body)) responseText = body.toString('utf8')
       return send(body)
     }
-    res.on('finish', () => {
+    let recorded = false
+    const record = (status: number) => {
+      if (recorded) return
+      recorded = true
       const credential = anyCredential(req)
       journal.record({
         at: new Date().toISOString(),
@@ -116,7 +119,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
         method: req.method,
         path: redactText(path),
         query: JSON.parse(redactText(JSON.stringify(req.query ?? {}))) as Record<string, unknown>,
-        status: res.statusCode,
+        status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         // A prefix of something shorter than a key would be most of it; keep only real prefixes.
         key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
@@ -124,6 +127,11 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
         response: { headers: pickHeaders(res), body: redactText(responseText) },
         fault: (res.locals.fault as string | undefined) ?? null,
       })
+    }
+    res.on('finish', () => record(res.statusCode))
+    // A connection a scripted fault dropped before any response is recorded with status 0.
+    res.on('close', () => {
+      if (res.locals.fault && !res.writableFinished) record(0)
     })
     next()
   }

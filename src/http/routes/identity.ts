@@ -4,6 +4,7 @@ import { actorOf, callerOf } from '../auth.js'
 import { publicKey } from '../../domain/keys.js'
 import { resolveWorkspace } from '../../domain/access.js'
 import { SandboxError } from '../../domain/errors.js'
+import { creditsView } from '../../domain/billing.js'
 
 /** `/v1/me`, `/v1/credits`, `/v1/connections` on the api host (REST-03). */
 export function identityRoutes(ctx: AppContext): Route[] {
@@ -39,8 +40,8 @@ export function identityRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/v1/credits',
       handler: (req) => {
-        const { workspace } = actorOf(ctx, req, 'resource', null)
-        return { body: { workspace_id: workspace.id, ...workspace.credits, currency: 'credits', sandbox: true } }
+        const actor = actorOf(ctx, req, 'resource', null)
+        return { body: creditsView(ctx.deps, actor.workspace, actor.key.id) }
       },
     },
     {

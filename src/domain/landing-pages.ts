@@ -1,0 +1,56 @@
+import { Faker, en } from '@faker-js/faker'
+import type { Deps } from './ports.js'
+import { hashSeed } from './seeded.js'
+import { iso } from './durations.js'
+import { DAY_MS } from './metrics.js'
+
+export interface LandingPage {
+  page_id: string
+  title: string
+  slug: string
+  url: string
+  custom_domain: string | null
+  status: 'PUBLISHED' | 'DRAFT'
+  views: number
+  conversions: number
+  conversion_rate: number
+  created_at: string
+  updated_at: string
+}
+
+/**
+ * A workspace's landing pages (DISP-09, `list_landing_pages`), generated from the world seed and
+ * the workspace id. Published pages gain views and conversions each sandbox day since creation.
+ */
+export function listLandingPages(deps: Deps, workspaceId: string): LandingPage[] {
+  const faker = new Faker({ locale: [en] })
+  faker.seed(hashSeed(deps.store.meta().seed, workspaceId, 'landing-pages'))
+  const now = deps.clock.now()
+  const name = deps.store.workspaces.get(workspaceId)?.name ?? workspaceId
+  const domain = faker.datatype.boolean() ? `go.${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.test` : null
+  const count = faker.number.int({ min: 3, max: 5 })
+  return Array.from({ length: count }, (_, i) => {
+    const title = `${faker.commerce.productAdjective()} ${faker.commerce.product()} ${faker.helpers.arrayElement(['Sale', 'Offer', 'Guide', 'Launch', 'Bundle'])}`
+    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+    const created = now - faker.number.int({ min: 20, max: 200 }) * DAY_MS
+    const published = i === 0 || faker.number.float() < 0.75
+    const perDay = faker.number.int({ min: 40, max: 900 })
+    const rate = faker.number.float({ min: 0.015, max: 0.09 })
+    const days = Math.floor((now - created) / DAY_MS)
+    const views = published ? perDay * days : 0
+    const conversions = Math.round(views * rate)
+    return {
+      page_id: `lp_${faker.string.alphanumeric({ length: 10, casing: 'lower' })}`,
+      title,
+      slug,
+      url: `https://${domain ?? 'pages.adops-sandbox.test'}/${slug}`,
+      custom_domain: domain,
+      status: published ? 'PUBLISHED' : 'DRAFT',
+      views,
+      conversions,
+      conversion_rate: views ? Math.round((conversions / views) * 10_000) / 10_000 : 0,
+      created_at: iso(created),
+      updated_at: iso(created + faker.number.int({ min: 0, max: Math.max(0, now - created) })),
+    }
+  })
+}

@@ -1,0 +1,117 @@
+import express from 'express'
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
+import type { AppContext } from './context.js'
+import type { FaultRule, FaultStep } from '../domain/model.js'
+import { anyCredential } from './credentials.js'
+import { keepRawBody } from './journal.js'
+import { JSON_LIMIT } from './base-app.js'
+import { findEntry } from '../domain/catalog.js'
+import { hashKey } from '../domain/access.js'
+
+const RUN_PATHS = new Set(['/api/v1/tools/run', '/v1/tools/run'])
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'INVALID_REQUEST', 401: 'AUTHENTICATION_REQUIRED', 402: 'INSUFFICIENT_CREDITS', 403: 'FORBIDDEN', 404: 'NOT_FOUND',
+  409: 'CONFLICT', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 502: 'UPSTREAM_ERROR', 503: 'SERVICE_UNAVAILABLE', 504: 'UPSTREAM_TIMEOUT',
+}
+
+/** A mount for `createBaseApp`/`createApiApp` that installs the fault middleware on `host`. */
+export function mountFaults(host: 'base' | 'api') {
+  return (app: Express, ctx: AppContext): void => {
+    app.use(faultMiddleware(ctx, host))
+  }
+}
+
+/**
+ * Scripted faults on a public host (DESIGN control plane `/_sandbox/faults`): the first rule that
+ * matches and still has a step fires it — respond with a status/headers/body, delay, drop the
+ * connection, or pass through. The exchange is marked in the journal (`fault: "<rule>#<step>"`).
+ */
+export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestHandler {
+  const json = express.json({ limit: JSON_LIMIT, verify: keepRawBody })
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const rules = ctx.deps.store.faults.all().filter((r) => currentStep(r) !== null)
+    if (rules.length === 0) return next()
+    // Only the dispatcher paths need the body (script_name); other mounts (MCP) read their own streams.
+    const needsBody = RUN_PATHS.has(req.path) && rules.some((r) => r.match.script_name !== undefined)
+    if (!needsBody) return fire(ctx, rules, host, req, res, next)
+    json(req, res, (error?: unknown) => (error ? next(error) : fire(ctx, rules, host, req, res, next)))
+  }
+}
+
+function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Request, res: Response, next: NextFunction): void {
+  const rule = rules.find((r) => matches(ctx, r, host, req))
+  if (!rule) return next()
+  const { step, index } = advance(ctx, rule)
+  const acts = step.status !== undefined || step.drop || (step.delay_ms ?? 0) > 0
+  if (acts) res.locals.fault = `${rule.id}#${index + 1}`
+  const respond = () => {
+    if (step.drop) {
+      req.socket.destroy()
+      return
+    }
+    if (step.pass || step.status === undefined) return next()
+    res.set(defaultHeaders(step)).set(step.headers ?? {}).status(step.status).json(step.body ?? defaultBody(rule, step.status))
+  }
+  if (step.delay_ms) setTimeout(respond, step.delay_ms)
+  else respond()
+}
+
+/** The step a rule would fire next, or null once every step has used its `times`. */
+export function currentStep(rule: FaultRule): { step: FaultStep; index: number } | null {
+  let { step: index, used } = rule.cursor
+  while (index < rule.steps.length) {
+    const step = rule.steps[index]
+    if (step.times === null || used < step.times) return { step, index }
+    index++
+    used = 0
+  }
+  return null
+}
+
+function advance(ctx: AppContext, rule: FaultRule): { step: FaultStep; index: number } {
+  const current = currentStep(rule) as { step: FaultStep; index: number }
+  const used = current.index === rule.cursor.step ? rule.cursor.used + 1 : 1
+  ctx.deps.store.faults.update(rule.id, { cursor: { step: current.index, used }, hits: rule.hits + 1 })
+  return current
+}
+
+function matches(ctx: AppContext, rule: FaultRule, host: 'base' | 'api', req: Request): boolean {
+  const m = rule.match
+  if (m.method && m.method.toUpperCase() !== req.method) return false
+  if (m.host && m.host !== host) return false
+  if (m.path && !pathMatches(m.path, req.path)) return false
+  const credential = anyCredential(req)
+  if (m.key_prefix && !credential?.startsWith(m.key_prefix)) return false
+  if (m.workspace_id && workspaceOf(ctx, credential) !== m.workspace_id) return false
+  if (m.script_name) {
+    const sent = (req.body as { script_name?: unknown } | undefined)?.script_name
+    if (typeof sent !== 'string') return false
+    if (sent !== m.script_name && findEntry(sent)?.name !== m.script_name) return false
+  }
+  return true
+}
+
+// `*` matches any run of characters; without one the path must be equal.
+function pathMatches(pattern: string, path: string): boolean {
+  if (!pattern.includes('*')) return pattern === path
+  const regex = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+  return regex.test(path)
+}
+
+function workspaceOf(ctx: AppContext, credential: string | null): string | null {
+  if (!credential) return null
+  const key = ctx.deps.store.keys.find((k) => k.hash === hashKey(credential))
+  if (!key) return null
+  if (key.workspace_id) return key.workspace_id
+  const active = ctx.deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')
+  return active.length === 1 ? active[0].workspace_id : null
+}
+
+function defaultHeaders(step: FaultStep): Record<string, string> {
+  return step.status === 429 ? { 'Retry-After': '1' } : {}
+}
+
+function defaultBody(rule: FaultRule, status: number): unknown {
+  if (status < 400) return { sandbox: true, fault_id: rule.id }
+  return { error: `Scripted fault ${rule.id}: HTTP ${status}.`, code: DEFAULT_CODES[status] ?? 'FAULT_INJECTED', fault_id: rule.id }
+}

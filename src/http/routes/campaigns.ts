@@ -1,0 +1,136 @@
+import { z } from 'zod'
+import type { Request } from 'express'
+import type { AppContext } from '../context.js'
+import type { Reply, Route } from '../reply.js'
+import { param, parseInput } from '../reply.js'
+import { actorOf, callerOf } from '../auth.js'
+import { prepareCall } from '../../domain/args.js'
+import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
+import { campaignRow, listCampaigns, resolveRange, ROW_WINDOW_DAYS } from '../../domain/campaign-view.js'
+import { findCampaign } from '../../domain/campaigns.js'
+import { metricsRange, sumMetrics, addDays, dateOf } from '../../domain/metrics.js'
+import { takeToken } from '../../domain/rate-limits.js'
+import { SandboxError } from '../../domain/errors.js'
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+const listQuery = z.object({
+  status: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(['ENABLED', 'PAUSED', 'REMOVED'], 'must be ENABLED, PAUSED or REMOVED')).optional(),
+  platform: z.string().optional(),
+  name: z.string().optional(),
+  page: z.coerce.number().int().min(1, 'must be an integer from 1').default(1),
+  limit: z.coerce.number().int().min(1).max(100, 'must be an integer from 1 to 100').default(50),
+})
+const metricsQuery = z.object({
+  days: z.coerce.number().int().min(1).max(1095, 'must be an integer from 1 to 1095').optional(),
+  start_date: date.optional(),
+  end_date: date.optional(),
+})
+const pauseBody = z.object({ reason: z.string().max(500).optional() })
+const budgetBody = z.object({ daily_budget: z.number('must be a number in the account currency'), reason: z.string().max(500).optional() })
+
+/** `{api_url}/v1/campaigns…` (REST-01, REST-02): reads, and pause/budget through the write path. */
+export function campaignRoutes(ctx: AppContext): Route[] {
+  const { deps } = ctx
+  return [
+    {
+      method: 'get',
+      path: '/v1/campaigns',
+      handler: (req) => {
+        const query = parseInput(listQuery, { ...req.query }, 'Query')
+        const actor = actorOf(ctx, req, 'resource', 'campaigns:read')
+        takeToken(deps, actor)
+        if (query.platform !== undefined && query.platform.trim().toLowerCase() !== 'google') {
+          throw new SandboxError('UNSUPPORTED_PLATFORM', { reason: `unsupported platform "${query.platform}"; supported: google`, platform: query.platform })
+        }
+        const now = deps.clock.now()
+        const all = listCampaigns(deps, actor.workspace.id, query)
+        const start = (query.page - 1) * query.limit
+        const end = dateOf(now)
+        return {
+          body: {
+            campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
+            total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
+            date_range: { start_date: addDays(end, -(ROW_WINDOW_DAYS - 1)), end_date: end, days: ROW_WINDOW_DAYS },
+            sandbox: true,
+          },
+        }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/campaigns/:id',
+      handler: (req) => {
+        const actor = actorOf(ctx, req, 'resource', 'campaigns:read')
+        takeToken(deps, actor)
+        const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
+        return { body: { ...campaignRow(campaign, deps.clock.now()), created_at: campaign.created_at, status_history: campaign.status_history, budget_history: campaign.budget_history, sandbox: true } }
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/campaigns/:id/metrics',
+      handler: (req) => {
+        const query = parseInput(metricsQuery, { ...req.query }, 'Query')
+        const actor = actorOf(ctx, req, 'resource', 'reporting:read')
+        takeToken(deps, actor)
+        const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
+        const now = deps.clock.now()
+        const range = resolveRange(query, now, { days: 'days', start_date: 'start_date' })
+        const daily = metricsRange(campaign, range.start_date, range.end_date, now)
+        return {
+          body: {
+            campaign_id: campaign.id, campaign_name: campaign.campaign_name, status: campaign.status, currency: campaign.currency,
+            date_range: range, totals: sumMetrics(daily), daily, sandbox: true,
+          },
+        }
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/campaigns/:id/pause',
+      handler: (req) => {
+        parseInput(pauseBody, req.body ?? {})
+        return restWrite(ctx, req, 'pause_campaign', ['--campaign-id', param(req, 'id')], (result) => ({
+          id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, status: result.status, previous_status: result.previous_status,
+        }))
+      },
+    },
+    {
+      method: 'patch',
+      path: '/v1/campaigns/:id/budget',
+      handler: (req) => {
+        const body = parseInput(budgetBody, req.body)
+        return restWrite(ctx, req, 'update_campaign_budget', ['--campaign-id', param(req, 'id'), '--daily-budget', String(body.daily_budget)], (result) => ({
+          id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, daily_budget: result.daily_budget,
+        }), 'daily_budget')
+      },
+    },
+  ]
+}
+
+/**
+ * A REST write as the same dispatcher call a tool would make (REST-02): same validation, gate,
+ * credits and audit. Executed writes answer `{success, campaign, credits_used, audit_id}`.
+ */
+function restWrite(
+  ctx: AppContext, req: Request, script: string, args: string[],
+  shape: (result: Record<string, unknown>) => Record<string, unknown>, field?: string,
+): Reply {
+  let call
+  try {
+    call = prepareCall({ script_name: script, args, platform: 'google' })
+  } catch (error) {
+    // On REST the value is a body field, not a flag: name the field the caller sent.
+    if (error instanceof SandboxError && error.code === 'INVALID_ARGS' && field) throw new SandboxError('INVALID_ARGS', { ...error.details, flag: field })
+    throw error
+  }
+  const outcome = dispatchPrepared(ctx.deps, callerOf(ctx, req, 'resource'), call, 'backend')
+  if (outcome.kind !== 'executed') return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
+  const { result } = outcome
+  return {
+    body: {
+      success: true, campaign: shape(result), ...(result.effective_from ? { effective_from: result.effective_from } : {}),
+      credits_used: outcome.audit.credits, audit_id: outcome.audit.id, sandbox: true,
+    },
+  }
+}

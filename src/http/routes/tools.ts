@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import type { AppContext } from '../context.js'
+import type { Route } from '../reply.js'
+import { param, parseInput } from '../reply.js'
+import { actorOf, callerOf } from '../auth.js'
+import { dispatchableNames, findEntry, searchCatalog } from '../../domain/catalog.js'
+import { prepareCall } from '../../domain/args.js'
+import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
+import type { AuditEntry } from '../../domain/model.js'
+import { notFound } from '../../domain/errors.js'
+
+/** The dispatcher body (DISP-01); unknown fields are ignored, as on the rest of the public API. */
+export const runBody = z.object({
+  script_name: z.string('must be a string naming a script').min(1, 'must name a script'),
+  args: z.array(z.string('every arg must be a string'), 'must be an array of strings (flags and values, in order)').max(1000).default([]),
+  platform: z.string('must be a string such as "google"').nullable().optional(),
+})
+
+const catalogQuery = z.object({
+  q: z.string().optional(),
+  page: z.coerce.number('must be an integer from 1').int('must be an integer from 1').min(1, 'must be an integer from 1').default(1),
+  limit: z.coerce.number('must be an integer from 1 to 100').int('must be an integer from 1 to 100').min(1, 'must be an integer from 1 to 100')
+    .max(100, 'must be an integer from 1 to 100').default(50),
+})
+
+/** POST …/tools/run: validate, then authenticate, then dispatch (house order; DISP-01, ERR-05). */
+function runRoute(ctx: AppContext, path: string, surface: AuditEntry['surface']): Route {
+  return {
+    method: 'post',
+    path,
+    handler: (req) => {
+      const call = prepareCall(parseInput(runBody, req.body))
+      const outcome = dispatchPrepared(ctx.deps, callerOf(ctx, req, 'tools'), call, surface)
+      return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
+    },
+  }
+}
+
+/** Dispatcher and catalog on the base host (DISP-01..03). */
+export function toolRoutes(ctx: AppContext): Route[] {
+  return [
+    runRoute(ctx, '/api/v1/tools/run', 'rest'),
+    {
+      method: 'get',
+      path: '/api/v1/tools/run',
+      handler: (req) => {
+        actorOf(ctx, req, 'tools', 'tools:read')
+        const tools = dispatchableNames()
+        return { body: { tools, count: tools.length } }
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/tools',
+      handler: (req) => {
+        const query = parseInput(catalogQuery, { ...req.query }, 'Query')
+        actorOf(ctx, req, 'tools', 'tools:read')
+        return { body: searchCatalog(query) }
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/tools/:name',
+      handler: (req) => {
+        actorOf(ctx, req, 'tools', 'tools:read')
+        const entry = findEntry(param(req, 'name'))
+        if (!entry) throw notFound(`Tool ${param(req, 'name')}`)
+        return { body: entry }
+      },
+    },
+  ]
+}
+
+/** `{api_url}/v1/tools/run`, the same dispatcher on the api host (DISP-01). */
+export function apiToolRoutes(ctx: AppContext): Route[] {
+  return [runRoute(ctx, '/v1/tools/run', 'backend')]
+}
