@@ -17,6 +17,8 @@ import { createApiApp } from './http/api-app.js'
 import { connectionRoutes } from './http/routes/connections.js'
 import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
+import { auditRoutes } from './http/routes/audit.js'
+import { reviewControlRoutes } from './http/control/review-routes.js'
 import { mountConsolePages } from './console/console-static.js'
 import { consoleRoutes } from './console/console-routes.js'
 import { contractRoutes, mountContract } from './http/control/contract-routes.js'
@@ -120,9 +122,9 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ctx,
     baseApp: createBaseApp(ctx, {
       // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes, toolRoutes, landingPageRoutes],
-      mounts: [mountFaults('base'), connectPages(), hostedMcp(), mountContract],
-      control: [gateControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
+      routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
+      mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), hostedMcp(), mountContract],
+      control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
       pages: [mountConsolePages],
     }),
     // Dispatcher, campaigns, artifacts and scripted faults (issue 3).

@@ -1,0 +1,69 @@
+import type { Request } from 'express'
+import { z } from 'zod'
+import type { AppContext } from '../context.js'
+import type { Route } from '../reply.js'
+import type { Actor } from '../../domain/access.js'
+import { param, parseInput } from '../reply.js'
+import { actorOf } from '../auth.js'
+import { getAuditEntry, listAudit, publicAudit } from '../../domain/audit.js'
+import { approveWrite, rejectWrite } from '../../domain/reviews.js'
+import { notFound } from '../../domain/errors.js'
+
+const STATUSES = ['executed', 'failed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'dry_run'] as const
+
+/** Query filters shared by the public and the control-plane audit lists. */
+export const auditQueryFields = {
+  status: z.enum(STATUSES).optional(),
+  decision: z.enum(['run', 'hold', 'block']).optional(),
+  script: z.string().min(1).optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+}
+const auditQuery = z.object(auditQueryFields)
+const reviewBody = z.object({ comment: z.string().max(1000).optional() })
+
+/**
+ * The audit and review extension on the base host (GATE-01, GATE-04, GATE-05). Any key acting in a
+ * workspace reads the entries it submitted; `workspace:read` reads them all. Approving or
+ * rejecting needs `workspace:write` and another key than the submitting one.
+ */
+export function auditRoutes(ctx: AppContext): Route[] {
+  const { deps } = ctx
+  const review = (action: 'approve' | 'reject') => async (req: Request) => {
+    const body = parseInput(reviewBody, req.body ?? {})
+    const actor = actorOf(ctx, req, 'resource', 'workspace:write')
+    const request = { auditId: param(req, 'id'), workspaceId: actor.workspace.id, reviewer: { name: actor.user.name, key_id: actor.key.id }, comment: body.comment }
+    const outcome = action === 'approve' ? await approveWrite(deps, request) : rejectWrite(deps, request)
+    return { body: { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit, ...(outcome.result === undefined ? {} : { result: outcome.result }), sandbox: true } }
+  }
+  return [
+    {
+      method: 'get',
+      path: '/api/v1/audit',
+      handler: (req) => {
+        const query = parseInput(auditQuery, { ...req.query }, 'Query')
+        const actor = actorOf(ctx, req, 'resource', null)
+        const page = listAudit(deps, { ...query, workspace_id: actor.workspace.id, key_id: readsAll(actor) ? undefined : actor.key.id })
+        return { body: { ...page, workspace_id: actor.workspace.id, sandbox: true } }
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/audit/:id',
+      handler: (req) => {
+        const actor = actorOf(ctx, req, 'resource', null)
+        const entry = getAuditEntry(deps, param(req, 'id'), actor.workspace.id)
+        // Without workspace:read a key sees only its own writes; others look like missing ids.
+        if (!readsAll(actor) && entry.key_id !== actor.key.id) throw notFound(`Audit entry ${entry.id}`)
+        return { body: { ...publicAudit(entry), sandbox: true } }
+      },
+    },
+    { method: 'post', path: '/api/v1/audit/:id/approve', handler: review('approve') },
+    { method: 'post', path: '/api/v1/audit/:id/reject', handler: review('reject') },
+  ]
+}
+
+function readsAll(actor: Actor): boolean {
+  return actor.key.scopes.includes('workspace:read')
+}
