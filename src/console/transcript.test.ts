@@ -35,7 +35,7 @@ describe('buildTranscript', () => {
   it('sums executed budget changes per currency and ignores blocked ones', () => {
     const t = buildTranscript({ ...base, audit: [budget('a1', 50, 80), budget('a2', 80, 65.5), budget('a3', 65.5, 9000, 'blocked')] })
     expect(t.budget_delta_by_currency).toEqual({ USD: 15.5 })
-    expect(t.budget_changes.map((b) => [b.audit_id, b.delta])).toEqual([['a1', 30], ['a2', -14.5], ['a3', null]])
+    expect(t.budget_changes.map((b) => [b.audit_id, b.delta, b.requested])).toEqual([['a1', 30, 80], ['a2', -14.5, 65.5], ['a3', null, 9000]])
   })
 
   it('takes the campaign from --campaign-id and its currency from the campaign when the record names neither', () => {
@@ -43,6 +43,16 @@ describe('buildTranscript', () => {
     const t = buildTranscript({ ...base, audit: [entry], currencyOf: (id) => (id === 'c9' ? 'EUR' : null) })
     expect(t.budget_changes[0]).toMatchObject({ campaign_id: 'c9', before: 25, after: 40, delta: 15, currency: 'EUR' })
     expect(t.budget_delta_by_currency).toEqual({ EUR: 15 })
+  })
+
+  it('reads a blocked budget write from the gate explanation: requested amount, no delta, not summed', () => {
+    const entry = audit({
+      id: 'blk', operation: 'budget', decision: 'block', status: 'blocked', args: ['--campaign-id', 'c5', '--daily-budget', '900'],
+      explanation: { limit: { name: 'max_daily_budget', limit: 500, value: 900, campaign_id: 'c5', current: 50, proposed: 900, currency: 'GBP' } },
+    })
+    const t = buildTranscript({ ...base, audit: [entry] })
+    expect(t.budget_changes[0]).toMatchObject({ campaign_id: 'c5', before: 50, requested: 900, after: null, delta: null, currency: 'GBP' })
+    expect(t.budget_delta_by_currency).toEqual({})
   })
 
   it('keeps only writes inside the window and of the chosen key prefix', () => {

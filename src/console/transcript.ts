@@ -14,6 +14,8 @@ export interface BudgetChange {
   campaign_id: string | null
   before: number | null
   after: number | null
+  /** The daily budget the write asked for, whether or not it ran. */
+  requested: number | null
   delta: number | null
   currency: string | null
   status: AuditEntry['status']
@@ -88,9 +90,11 @@ function budgetChange(entry: AuditEntry, currencyOf?: (campaignId: string) => st
   const before = record(entry.before)
   const after = record(entry.after)
   const result = record(entry.result)
-  const campaignId = str(after?.campaign_id ?? before?.campaign_id ?? result?.campaign_id) ?? flag(entry.args, '--campaign-id')
   const resultBudget = record(result?.daily_budget)
-  const beforeBudget = num(before?.daily_budget)
+  // Held and blocked budget writes did not run; the gate's explanation still names the campaign and currency.
+  const limit = record(record(entry.explanation)?.limit)
+  const campaignId = str(after?.campaign_id ?? before?.campaign_id ?? result?.campaign_id ?? limit?.campaign_id) ?? flag(entry.args, '--campaign-id')
+  const beforeBudget = num(before?.daily_budget) ?? num(limit?.current)
   const afterBudget = num(after?.daily_budget) ?? (RAN.has(entry.status) ? num(flag(entry.args, '--daily-budget')) : null)
   return {
     audit_id: entry.id,
@@ -98,8 +102,9 @@ function budgetChange(entry: AuditEntry, currencyOf?: (campaignId: string) => st
     campaign_id: campaignId,
     before: beforeBudget,
     after: afterBudget,
+    requested: num(flag(entry.args, '--daily-budget')) ?? num(limit?.proposed) ?? afterBudget,
     delta: beforeBudget !== null && afterBudget !== null ? round2(afterBudget - beforeBudget) : null,
-    currency: str(after?.currency ?? before?.currency ?? resultBudget?.currency) ?? (campaignId && currencyOf ? currencyOf(campaignId) : null),
+    currency: str(after?.currency ?? before?.currency ?? resultBudget?.currency ?? limit?.currency) ?? (campaignId && currencyOf ? currencyOf(campaignId) : null),
     status: entry.status,
   }
 }

@@ -65,6 +65,7 @@ export function render(main, app) {
         h('strong', {}, entry.script), ' ', badge(entry.decision), ' ', badge(entry.status.replace('_', ' '), entry.status), ' ',
         h('code', {}, `${entry.key_prefix}…`), ' ', h('span', { class: 'muted' }, entry.workspace_id)),
       h('p', {}, `The gate decided “${entry.decision}” (rule ${entry.rule}): ${entry.reason}`),
+      explain(entry.explanation),
       entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at ${when(entry.review.at)}.`) : null,
       h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' '))),
       json(entry))
@@ -77,4 +78,14 @@ export function render(main, app) {
   }
 
   return app.onTick(() => void load())
+}
+
+/** The gate's explanation as sentences: which list, hours window or limit decided. */
+function explain(x) {
+  if (!x) return null
+  const lines = []
+  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}].`)
+  if (x.hours) lines.push(`Operating hours ${x.hours.days.join(', ')} ${x.hours.start}–${x.hours.end} ${x.hours.timezone}; it was ${x.hours.local_day} ${x.hours.local_time} there (${x.hours.within ? 'inside' : 'outside'}).`)
+  if (x.limit) lines.push(`${x.limit.name} is ${x.limit.limit}; this write: ${x.limit.value} (budget ${x.limit.current} → ${x.limit.proposed} ${x.limit.currency}, campaign ${x.limit.campaign_id}).`)
+  return lines.length ? h('ul', { class: 'explain' }, lines.map((l) => h('li', {}, l))) : null
 }
