@@ -1,6 +1,11 @@
 import type { Actor } from '../domain/access.js'
 import { SandboxError } from '../domain/errors.js'
 import { requireScope } from '../domain/scopes.js'
+import { dispatch, outcomeBody, outcomeStatus } from '../domain/dispatcher.js'
+import { listLandingPages } from '../domain/landing-pages.js'
+import { stageArtifact } from '../domain/artifacts.js'
+import type { StageInput } from '../domain/artifacts.js'
+import { takeToken } from '../domain/rate-limits.js'
 import type { AppContext } from '../http/context.js'
 import type { ToolCall } from './tool-table.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
@@ -44,10 +49,28 @@ async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<
       const connections = ctx.deps.store.connections.filter((c) => c.workspace_id === workspace.id && (!platform || c.platform === platform))
       return ok({ connections, count: connections.length, sandbox: true })
     }
-    case 'dispatch':
-    case 'landing_pages':
-    case 'stage_artifact':
-      throw new SandboxError('INTERNAL_ERROR', { reason: `${call.kind} is not wired to the dispatcher yet` })
+    case 'dispatch': {
+      const outcome = dispatch(ctx.deps, { key: actor.key, user: actor.user }, {
+        script_name: call.script, args: call.args, platform: call.platform ?? null, surface: 'mcp',
+      })
+      return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
+    }
+    // The two tools that bypass the dispatcher (DISP-09) do what their REST endpoints do.
+    case 'landing_pages': {
+      requireScope(actor.key.scopes, 'campaigns:read')
+      takeToken(ctx.deps, actor)
+      const landing_pages = listLandingPages(ctx.deps, workspace.id)
+      return ok({ landing_pages, count: landing_pages.length, sandbox: true })
+    }
+    case 'stage_artifact': {
+      requireScope(actor.key.scopes, 'audiences:write')
+      takeToken(ctx.deps, actor)
+      const artifact = stageArtifact(ctx.deps, actor, call.body as unknown as StageInput)
+      return ok({
+        artifact_id: artifact.id, script_name: artifact.script_name, identifier_type: artifact.identifier_type,
+        ttl_seconds: artifact.ttl_seconds, record_count: artifact.record_count, expires_at: artifact.expires_at, sandbox: true,
+      }, 201)
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ArgsMap } from '../client/rest-client.js'
 import { toFlags } from '../client/rest-client.js'
+import { MAX_ARTIFACT_TTL_S } from '../domain/artifacts.js'
 
 /**
  * What an MCP tool asks a backend to do. MCP tool names are not script names (MCP-05): the table
@@ -106,15 +107,16 @@ export const MCP_TOOLS: readonly McpTool[] = [
   defineTool({
     name: 'stage_audience_artifact',
     title: 'Stage an audience artifact',
-    description: 'Uploads an audience artifact (hashed identifiers) for a later audience script (POST {api_url}/artifacts/audience-sync-input).',
+    description: 'Stages hashed identifiers for a later audience script (POST {api_url}/artifacts/audience-sync-input); returns an artifact_id.',
     input: {
-      body: z.record(z.string(), z.unknown()).describe('The artifact, e.g. {"hashed_emails": ["…"]}.'),
+      body: z.array(z.string()).min(1).describe('Hashed identifiers: lowercase SHA-256 hex of normalised e-mails or phones.'),
+      identifier_type: z.enum(['EMAIL', 'PHONE']).optional().describe('What was hashed (default EMAIL).'),
       script_name: z.string().optional().describe('The audience script the artifact is for.'),
-      ttl_seconds: z.number().int().positive().optional().describe('How long the artifact is kept (default 3600).'),
+      ttl_seconds: z.number().int().min(60).max(MAX_ARTIFACT_TTL_S).optional().describe('How long the artifact is kept (default 3600).'),
     },
     readOnly: false,
     destructive: false,
-    toCall: (i) => ({ kind: 'stage_artifact', body: { ...i.body, ...(i.script_name ? { script_name: i.script_name } : {}), ...(i.ttl_seconds ? { ttl_seconds: i.ttl_seconds } : {}) } }),
+    toCall: (i) => ({ kind: 'stage_artifact', body: { body: i.body, identifier_type: i.identifier_type, script_name: i.script_name, ttl_seconds: i.ttl_seconds } }),
   }),
   defineTool({
     name: 'run_tool',
