@@ -2,11 +2,13 @@
 import { Command } from 'commander'
 import { serveCommand } from './cli/serve.js'
 import { mcpCommand } from './cli/mcp.js'
+import { conformCommand } from './cli/conform.js'
 
 const program = new Command('adops-sandbox')
   .description('A stateful sandbox of the ad-operations tool service, plus a conformance kit.')
   .version('0.1.0')
   .addCommand(serveCommand(), { isDefault: true })
   .addCommand(mcpCommand())
+  .addCommand(conformCommand())
 
 await program.parseAsync(process.argv)
