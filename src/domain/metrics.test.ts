@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import type { Campaign } from './model.js'
+import { DAY_MS, dailyMetrics, metricsRange, sumMetrics } from './metrics.js'
+
+const T0 = Date.parse('2026-03-01T00:00:00Z')
+const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
+
+function campaign(over: Partial<Campaign> = {}): Campaign {
+  return {
+    id: '1234567890', workspace_id: 'ws', connection_id: 'c', platform: 'google', campaign_name: 'Test', channel_type: 'SEARCH',
+    status: 'ENABLED', daily_budget: 100, currency: 'USD', bidding_strategy: 'MAXIMIZE_CONVERSIONS', created_at: at(-30),
+    status_history: [{ at: at(-30), status: 'ENABLED' }], budget_history: [{ at: at(-30), daily_budget: 100 }], seed: 99, ...over,
+  }
+}
+
+const END_OF_DAY = T0 + DAY_MS
+
+describe('daily metrics', () => {
+  it('are deterministic per campaign seed and date, and differ across dates and seeds', () => {
+    const a = dailyMetrics(campaign(), '2026-03-01', END_OF_DAY)
+    expect(dailyMetrics(campaign(), '2026-03-01', END_OF_DAY)).toEqual(a)
+    expect(dailyMetrics(campaign(), '2026-02-28', END_OF_DAY)).not.toEqual(a)
+    expect(dailyMetrics(campaign({ seed: 7 }), '2026-03-01', END_OF_DAY)).not.toEqual(a)
+  })
+
+  it('pace against the daily budget: a full day spends 72-100 % of it, never more', () => {
+    for (let d = 1; d <= 60; d++) {
+      const m = dailyMetrics(campaign({ seed: d }), '2026-03-01', END_OF_DAY)
+      expect(m.cost).toBeLessThanOrEqual(100)
+      expect(m.cost).toBeGreaterThan(60)
+      expect(m.impressions).toBeGreaterThanOrEqual(m.clicks)
+      expect(m.ctr).toBeCloseTo(m.clicks / m.impressions, 3)
+    }
+  })
+
+  it('accrue through the current day as time passes and stop at now', () => {
+    const c = campaign()
+    const rows = [6, 12, 24].map((h) => dailyMetrics(c, '2026-03-01', T0 + h * 3_600_000))
+    expect(rows[0].clicks).toBeLessThan(rows[1].clicks)
+    expect(rows[1].clicks).toBeLessThan(rows[2].clicks)
+    expect(rows[2]).toEqual(dailyMetrics(c, '2026-03-01', T0 + 48 * 3_600_000))
+    expect(dailyMetrics(c, '2026-03-02', T0 + 12 * 3_600_000).clicks).toBe(0)
+  })
+
+  it('stop while the campaign is paused and resume when enabled again', () => {
+    const paused = campaign({ status_history: [{ at: at(-30), status: 'ENABLED' }, { at: at(0, 12), status: 'PAUSED' }, { at: at(2), status: 'ENABLED' }] })
+    const full = dailyMetrics(campaign(), '2026-03-01', END_OF_DAY)
+    const half = dailyMetrics(paused, '2026-03-01', END_OF_DAY)
+    // Enabled for 12 of 24 hours: half the day's clicks (up to rounding).
+    expect(Math.abs(half.clicks - full.clicks / 2)).toBeLessThanOrEqual(1)
+    expect(dailyMetrics(paused, '2026-03-02', T0 + 3 * DAY_MS)).toMatchObject({ impressions: 0, clicks: 0, cost: 0 })
+    expect(dailyMetrics(paused, '2026-03-03', T0 + 4 * DAY_MS).clicks).toBeGreaterThan(0)
+  })
+
+  it('use a budget change from the next simulated day, not the day it was made', () => {
+    const raised = campaign({ budget_history: [{ at: at(-30), daily_budget: 100 }, { at: at(0, 10), daily_budget: 1000 }] })
+    expect(dailyMetrics(raised, '2026-03-01', END_OF_DAY)).toEqual(dailyMetrics(campaign(), '2026-03-01', END_OF_DAY))
+    const next = dailyMetrics(raised, '2026-03-02', T0 + 2 * DAY_MS)
+    expect(next.cost).toBeGreaterThan(700)
+    expect(next.cost).toBeLessThanOrEqual(1000)
+  })
+
+  it('skip days before the campaign existed and derive ctr, cpc and cpa from sums', () => {
+    const young = campaign({ created_at: at(0, 12), status_history: [{ at: at(0, 12), status: 'ENABLED' }] })
+    const rows = metricsRange(young, '2026-02-27', '2026-03-02', T0 + 3 * DAY_MS)
+    expect(rows.map((r) => r.date)).toEqual(['2026-03-01', '2026-03-02'])
+    const total = sumMetrics(rows)
+    expect(total.clicks).toBe(rows[0].clicks + rows[1].clicks)
+    expect(total.cpc).toBeCloseTo(total.cost / total.clicks, 2)
+    expect(total.cpa).toBeCloseTo(total.cost / total.conversions, 2)
+    expect(sumMetrics([])).toEqual({ impressions: 0, clicks: 0, conversions: 0, cost: 0, ctr: 0, cpc: 0, cpa: 0 })
+  })
+})
