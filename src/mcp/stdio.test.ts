@@ -36,7 +36,7 @@ async function spawnMcp(env: Record<string, string>): Promise<{ client: Client; 
   return { client, stderr: () => stderr }
 }
 
-describe('adops-sandbox mcp: the local stdio server (MCP-04)', () => {
+describe('adops-sandbox mcp: the local stdio server (MCP-04)', { timeout: 60_000 }, () => {
   it('offers the same tools as hosted MCP and calls REST with Authorization: Bearer from SERVICE_API_KEY', async () => {
     const { client, stderr } = await spawnMcp({ SERVICE_API_KEY: WORLD_KEYS.owner })
     expect((await listAllTools(client)).tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name))
@@ -65,5 +65,16 @@ describe('adops-sandbox mcp: the local stdio server (MCP-04)', () => {
     const refused = await call(client, 'list_connected_accounts')
     expect(refused.isError).toBe(true)
     expect(refused.structuredContent).toMatchObject({ code: 'SCOPE_MISSING', scope: 'connections:read', http_status: 403 })
+  })
+
+  it('sends writes through the REST dispatcher: a held enable is a normal result with pending_review', async () => {
+    const { client } = await spawnMcp({ SERVICE_API_KEY: WORLD_KEYS.agent })
+    const listed = await call(client, 'list_campaigns', { status: 'PAUSED' })
+    const [target] = listed.structuredContent?.campaigns as Array<{ campaign_id: string }>
+    const held = await call(client, 'enable_campaign', { campaign_id: target.campaign_id })
+    expect(held.isError).toBeFalsy()
+    expect(held.structuredContent).toMatchObject({ status: 'pending_review', audit_id: expect.any(String) })
+    const { entries } = await sb.control.audit({ limit: 10 })
+    expect(entries.find((e) => e.audit_id === held.structuredContent?.audit_id)).toMatchObject({ surface: 'rest', status: 'pending_review' })
   })
 })
