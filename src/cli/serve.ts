@@ -58,7 +58,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
     resumed: sandbox.resumed, world: meta.world, seed: meta.seed, admin_token: Boolean(flags.adminToken),
     keys: sandbox.ctx.worlds.keys().map(({ value: _value, ...k }) => k),
   }
-  process.stdout.write(flags.json ? `${JSON.stringify(info)}\n` : renderBanner(info))
   let stopping = false
   const stop = async () => {
     if (stopping) return
@@ -72,8 +71,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
       fail(`could not flush state: ${(error as Error).message}`)
     }
   }
+  // Handlers first: a script may signal as soon as it has read the banner.
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  process.stdout.write(flags.json ? `${JSON.stringify(info)}\n` : renderBanner(info))
 }
 
 function portMessage(error: NodeJS.ErrnoException, port: string | number, flag: string): string {

@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import type { AddressInfo, Server } from 'node:net'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { KEYS, call } from '../test-support/http.js'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const VALUES = Object.values(KEYS)
+
+interface Run {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+  /** Resolves once stdout holds `text` (or the process ends). */
+  waitFor(text: string): Promise<void>
+}
+
+const running: ChildProcess[] = []
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adops-cli-'))
+})
+afterEach(async () => {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await rm(dir, { recursive: true, force: true })
+})
+
+function serve(args: string[]): Run {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_')))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.push(child)
+  let out = ''
+  let err = ''
+  const waiters: Array<() => void> = []
+  child.stdout?.on('data', (chunk) => {
+    out += chunk
+    waiters.splice(0).forEach((wake) => wake())
+  })
+  child.stderr?.on('data', (chunk) => {
+    err += chunk
+  })
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => {
+    waiters.splice(0).forEach((wake) => wake())
+    done(code)
+  }))
+  return {
+    child, exited, stdout: () => out, stderr: () => err,
+    async waitFor(text) {
+      while (!out.includes(text) && child.exitCode === null) await new Promise<void>((wake) => waiters.push(wake))
+    },
+  }
+}
+
+describe('adops-sandbox serve', () => {
+  it('prints a JSON banner line, answers, and on SIGINT flushes state and exits 0', async () => {
+    const state = join(dir, 'state.json')
+    const run = serve(['--port', '0', '--api-port', '0', '--state', state, '--json'])
+    await run.waitFor('\n')
+    const banner = JSON.parse(run.stdout().split('\n')[0])
+    expect(banner).toMatchObject({ state, resumed: false, world: 'default', seed: 42, admin_token: false })
+    expect(banner.keys.map((k: { name: string }) => k.name)).toEqual(['owner', 'agent', 'reviewer', 'reporting', 'signup'])
+    for (const value of VALUES) expect(run.stdout()).not.toContain(value)
+
+    const me = await call(banner.api_url, 'GET', '/v1/me', { key: KEYS.owner })
+    expect(me.body.workspace.id).toBe('ws_acme')
+    const created = await call(banner.base_url, 'POST', '/api/v1/keys', { key: KEYS.owner, body: { name: 'from-cli', scopes: ['tools:read'] } })
+    expect(created.status).toBe(201)
+
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+    const saved = JSON.parse(await readFile(state, 'utf8'))
+    expect(saved.keys.map((k: { id: string }) => k.id)).toContain(created.body.id)
+    expect(JSON.stringify(saved)).not.toContain(created.body.key)
+    expect(JSON.stringify(saved.keys.find((k: { name: string }) => k.name === 'owner').last_used_at)).not.toBe('null')
+
+    const resumed = serve(['--port', '0', '--api-port', '0', '--state', state, '--json'])
+    await resumed.waitFor('\n')
+    expect(JSON.parse(resumed.stdout().split('\n')[0]).resumed).toBe(true)
+    resumed.child.kill('SIGTERM')
+    expect(await resumed.exited).toBe(0)
+  })
+
+  it('prints a readable banner with both URLs, the state and key names, never a key value', async () => {
+    const run = serve(['--port', '0', '--api-port', '0', '--state', 'memory'])
+    await run.waitFor('Ctrl-C')
+    const text = run.stdout()
+    expect(text).toMatch(/base_url\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(text).toMatch(/api_url\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(text).toMatch(/state\s+memory/)
+    for (const name of ['owner', 'agent', 'reviewer', 'reporting', 'signup']) expect(text).toContain(name)
+    expect(text).toContain('svc_test_own…')
+    for (const value of VALUES) expect(text).not.toContain(value)
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+  })
+
+  it('refuses a non-loopback host without an admin token: exit 2 and one clear line', async () => {
+    const run = serve(['--host', '0.0.0.0', '--port', '0', '--api-port', '0', '--state', 'memory'])
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/Refusing to bind 0\.0\.0\.0 without an admin token.*--admin-token/)
+    expect(run.stdout()).toBe('')
+  })
+
+  describe('with a port taken', () => {
+    let blocker: Server
+    beforeEach(async () => {
+      blocker = createServer()
+      await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done))
+    })
+    afterEach(() => {
+      blocker.close()
+    })
+
+    it.each(['--port', '--api-port'])('exits 2 naming the port when %s is in use', async (flag) => {
+      const taken = String((blocker.address() as AddressInfo).port)
+      const ports = flag === '--port' ? ['--port', taken, '--api-port', '0'] : ['--port', '0', '--api-port', taken]
+      const run = serve([...ports, '--state', 'memory'])
+      expect(await run.exited).toBe(2)
+      expect(run.stderr()).toContain(`Port ${taken} is already in use`)
+      expect(run.stderr()).toContain(`${flag} 0`)
+    })
+  })
+
+  it('exits 2 with file:line:column for a bad world file', async () => {
+    const world = join(dir, 'broken.yaml')
+    await writeFile(world, 'name: broken\nusers: []\nworkspaces: []\ncolour: blue\n')
+    const run = serve(['--port', '0', '--api-port', '0', '--state', 'memory', '--world', world])
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toContain(`${world}:4:1 colour: unknown key \`colour\``)
+  })
+})
