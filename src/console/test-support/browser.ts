@@ -30,6 +30,8 @@ export async function screenshot(page: Page, name: string, dir = ARTIFACTS_DIR):
  */
 export async function withPage<T>(browser: Browser, name: string, run: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+  // Fail a step well inside the test timeout, so the screenshot below is still taken.
+  context.setDefaultTimeout(8_000)
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))

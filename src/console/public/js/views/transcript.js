@@ -37,12 +37,12 @@ export function render(main, app) {
       const res = await fetch(url(`/console/transcript${query({ ...filter(), download: '1' })}`), { headers: token() ? { 'x-sandbox-admin': token() } : {} })
       if (!res.ok) throw new Error((await res.json().catch(() => ({}))).error ?? `HTTP ${res.status}`)
       const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'agent-transcript.json'
-      const url = URL.createObjectURL(new Blob([await res.text()], { type: 'application/json' }))
-      const a = h('a', { href: url, download: name, hidden: true })
+      const href = URL.createObjectURL(new Blob([await res.text()], { type: 'application/json' }))
+      const a = h('a', { href, download: name, hidden: true })
       document.body.append(a)
       a.click()
       a.remove()
-      setTimeout(() => URL.revokeObjectURL(url), 1000)
+      setTimeout(() => URL.revokeObjectURL(href), 1000)
       app.say(`Downloaded ${name}.`)
     } catch (error) {
       app.fail(error)
