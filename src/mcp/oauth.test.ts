@@ -5,7 +5,8 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { createSandbox } from '../create-sandbox.js'
 import { INITIALIZE, call, connectHttp, listAllTools, rpc } from './mcp-test-support.js'
-import { MemoryOAuthClient, parseSignInForm, pkcePair, REDIRECT_URI, signIn, submitSignIn, tokenRequest } from './oauth-test-support.js'
+import { MemoryOAuthClient } from './oauth-test-support.js'
+import { parseSignInForm, pkcePair, REDIRECT_URI, signIn, submitSignIn, tokenRequest } from './sign-in-client.js'
 
 let sb: RunningSandbox
 const closers: Array<() => Promise<unknown>> = []

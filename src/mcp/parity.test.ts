@@ -27,7 +27,7 @@ async function auditEntry(id: string) {
 }
 
 /** The audit id of a REST call, whether it answered 2xx or raised. */
-async function viaRest(tool: string, args: Record<string, unknown>): Promise<string> {
+async function viaRest(tool: string, args: Record<string, string>): Promise<string> {
   try {
     return (await rest.execute(tool, args, 'google')).audit_id as string
   } catch (error) {
