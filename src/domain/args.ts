@@ -14,6 +14,8 @@ export interface PreparedCall {
   args: string[]
   values: ArgValues
   platform: string
+  /** `--dry-run` in the args or `dry_run: true` in the body: decide and price a write, run nothing. */
+  dry_run?: boolean
 }
 
 /**
@@ -21,14 +23,17 @@ export interface PreparedCall {
  * ERR-05): unknown script → UNKNOWN_SCRIPT (with a hint for MCP tool names), unknown flag →
  * UNRECOGNIZED_ARGS, bad value → INVALID_ARGS, missing/unsupported platform → UNSUPPORTED_PLATFORM.
  */
-export function prepareCall(input: { script_name: string; args: readonly string[]; platform?: string | null }): PreparedCall {
+export function prepareCall(input: { script_name: string; args: readonly string[]; platform?: string | null; dry_run?: boolean }): PreparedCall {
   const entry = findEntry(input.script_name)
   if (!entry) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: input.script_name })
   if (!entry.executable) {
     throw new SandboxError('UNKNOWN_SCRIPT', { script_name: input.script_name, hint: hintFor(entry), use_instead: entry.use_instead })
   }
-  const values = parseArgs(entry, input.args)
-  return { entry, args: [...input.args], values, platform: resolvePlatform(entry, input.platform ?? null, values) }
+  // Every write script accepts `--dry-run`: a request to the gate, not a flag of the script.
+  const { args, dryRun } = entry.kind === 'write' ? stripDryRun(input.args) : { args: [...input.args], dryRun: false }
+  const values = parseArgs(entry, args)
+  const call: PreparedCall = { entry, args, values, platform: resolvePlatform(entry, input.platform ?? null, values) }
+  return dryRun || (entry.kind === 'write' && input.dry_run === true) ? { ...call, dry_run: true } : call
 }
 
 /** Parses ordered CLI-style args against a script's flags; unknown flags are reported first, all at once. */
@@ -55,6 +60,28 @@ export function parseArgs(entry: CatalogEntry, args: readonly string[]): ArgValu
     values[keyOf(spec.name)] = spec.repeatable ? repeated(spec, given) : convert(spec, given[0])
   }
   return values
+}
+
+/** Removes `--dry-run`, `--dry-run=true|false` or `--dry-run true|false` from a write's args. */
+export function stripDryRun(input: readonly string[]): { args: string[]; dryRun: boolean } {
+  const args: string[] = []
+  let dryRun = false
+  for (let i = 0; i < input.length; i++) {
+    const arg = input[i]
+    const eq = /^--dry-run=(true|false)$/i.exec(arg)
+    if (eq) {
+      dryRun = eq[1].toLowerCase() === 'true'
+      continue
+    }
+    if (arg !== '--dry-run') {
+      args.push(arg)
+      continue
+    }
+    const next = input[i + 1]?.toLowerCase()
+    dryRun = next !== 'false'
+    if (next === 'true' || next === 'false') i++
+  }
+  return { args, dryRun }
 }
 
 /** `--daily-budget` → `daily_budget`. */

@@ -59,7 +59,8 @@ export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall,
 /**
  * The JSON body of an outcome, the same on every surface: results carry `sandbox: true` and
  * `credits_used`; held → `status: "pending_review"` with `reviewed_args`; blocked →
- * `status: "blocked"` with `code: "POLICY_BLOCKED"`; failed → the error body plus `audit_id`.
+ * `status: "blocked"` with `code: "POLICY_BLOCKED"`; failed → the error body plus `audit_id`;
+ * dry run → 200 `status: "dry_run"` with what the gate would do and the cost.
  */
 export function outcomeBody(outcome: DispatchOutcome): Record<string, unknown> {
   switch (outcome.kind) {
@@ -72,13 +73,21 @@ export function outcomeBody(outcome: DispatchOutcome): Record<string, unknown> {
     case 'held':
       return {
         status: 'pending_review', audit_id: outcome.audit.id, reviewed_args: outcome.audit.args, script_name: outcome.audit.script,
-        platform: outcome.audit.platform, decision: { rule: outcome.audit.rule, reason: outcome.audit.reason },
+        platform: outcome.audit.platform, decision: { rule: outcome.audit.rule, reason: outcome.audit.reason, explanation: outcome.audit.explanation },
         expires_at: outcome.audit.expires_at, credits_used: 0, sandbox: true,
       }
     case 'blocked':
       return {
         status: 'blocked', error: new SandboxError('POLICY_BLOCKED', { reason: outcome.audit.reason }).message, code: 'POLICY_BLOCKED',
-        audit_id: outcome.audit.id, rule: outcome.audit.rule, reason: outcome.audit.reason, credits_used: 0, sandbox: true,
+        audit_id: outcome.audit.id, rule: outcome.audit.rule, reason: outcome.audit.reason, explanation: outcome.audit.explanation,
+        credits_used: 0, sandbox: true,
+      }
+    case 'dry_run':
+      return {
+        status: 'dry_run', dry_run: true, audit_id: outcome.audit.id, script_name: outcome.audit.script, platform: outcome.audit.platform,
+        args: outcome.audit.args, would: outcome.decision.action, decision: outcome.decision,
+        credits: { cost: outcome.cost, balance: outcome.balance, sufficient: outcome.balance >= outcome.cost }, credits_used: 0,
+        next_step: 'Send the same call without --dry-run (or dry_run: true) to actually run it.', sandbox: true,
       }
   }
 }

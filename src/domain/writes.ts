@@ -5,7 +5,9 @@ import type { PreparedCall } from './args.js'
 import { prepareCall } from './args.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
+import type { GateDecision } from './policy.js'
 import { decideWrite } from './policy.js'
+import { dedupeKeyOf, findPendingDuplicate } from './audit.js'
 import { chargeCredits, refundCredits } from './billing.js'
 import { isLaunch } from './catalog.js'
 import { executorFor } from './scripts/registry.js'
@@ -24,6 +26,7 @@ export type WriteOutcome =
   | { kind: 'failed'; audit: AuditEntry; error: SandboxError; refunded: number; result?: undefined }
   | { kind: 'held'; audit: AuditEntry; result?: undefined }
   | { kind: 'blocked'; audit: AuditEntry; result?: undefined }
+  | { kind: 'dry_run'; audit: AuditEntry; decision: GateDecision; cost: number; balance: number; result?: undefined }
 
 /**
  * The write path after authorization (REST-02, GATE-01..03, ERR-02): preflight (404 and other
@@ -59,9 +62,17 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
     result: null,
     expires_at: decision.action === 'hold' ? iso(now + actor.workspace.policy.review_ttl_hours * 3_600_000) : null,
     review: null,
+    explanation: decision.explanation,
+    dedupe_key: dedupeKeyOf(actor.workspace.id, actor.key.id, call),
+  }
+  // A dry run decides and prices the write, and records that it was asked; nothing is held or charged.
+  if (call.dry_run) {
+    const dry = deps.store.audit.insert({ ...audit, status: 'dry_run', expires_at: null })
+    return { kind: 'dry_run', audit: dry, decision, cost: call.entry.credit_cost, balance: actor.workspace.credits.balance }
   }
   if (decision.action === 'block') return { kind: 'blocked', audit: deps.store.audit.insert(audit) }
-  if (decision.action === 'hold') return { kind: 'held', audit: deps.store.audit.insert(audit) }
+  // Retrying an identical write while it is pending returns the same entry, not a second one.
+  if (decision.action === 'hold') return { kind: 'held', audit: findPendingDuplicate(deps, audit.dedupe_key) ?? deps.store.audit.insert(audit) }
   try {
     return executeWrite(deps, audit)
   } catch (error) {

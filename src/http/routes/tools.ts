@@ -14,6 +14,7 @@ export const runBody = z.object({
   script_name: z.string('must be a string naming a script').min(1, 'must name a script'),
   args: z.array(z.string('every arg must be a string'), 'must be an array of strings (flags and values, in order)').max(1000).default([]),
   platform: z.string('must be a string such as "google"').nullable().optional(),
+  dry_run: z.boolean('must be true or false').optional(),
 })
 
 const catalogQuery = z.object({
