@@ -10,11 +10,11 @@ const EXECUTORS: Record<string, ScriptExecutor> = {
 
 /** The executor of a canonical script name; every executable catalog entry has one (tested). */
 export function executorFor(script: string): ScriptExecutor {
-  const executor = EXECUTORS[script]
+  const executor = Object.hasOwn(EXECUTORS, script) ? EXECUTORS[script] : undefined
   if (!executor) throw new Error(`no executor for script ${script}`)
   return executor
 }
 
 export function hasExecutor(script: string): boolean {
-  return script in EXECUTORS
+  return Object.hasOwn(EXECUTORS, script)
 }
