@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { TestSandbox } from '../test-support/http.js'
+import { KEYS, startSandbox } from '../test-support/http.js'
+
+let sb: TestSandbox
+beforeEach(async () => {
+  sb = await startSandbox({ journalLimit: 5 })
+})
+afterEach(async () => {
+  await sb.close()
+})
+
+describe('request journal', () => {
+  it('records method, host, path, status, timing, sandbox time, key prefix and redacted bodies', async () => {
+    await sb.control.freezeClock()
+    await sb.control.setClock('2030-02-03T04:05:06.000Z')
+    await sb.base('POST', '/api/v1/keys', { key: KEYS.owner, body: { name: 'j', scopes: ['tools:read'] } })
+    const [entry] = await sb.control.journal({ path: '/api/v1/keys' })
+    expect(entry).toMatchObject({
+      host: 'base', method: 'POST', path: '/api/v1/keys', status: 201, sandbox_time: '2030-02-03T04:05:06.000Z',
+      key_prefix: 'svc_test_own', duration_ms: expect.any(Number),
+      request: { headers: { authorization: 'Bearer svc_test_own…[redacted]' }, body: { name: 'j', scopes: ['tools:read'] } },
+      response: { headers: { 'content-type': expect.stringMatching(/json/) }, body: { name: 'j', key: expect.stringMatching(/^svc_test_.{3}…\[redacted\]$/) } },
+    })
+  })
+
+  it('filters by path, method, status, host, key prefix and sequence', async () => {
+    await sb.api('GET', '/v1/me', { key: KEYS.agent })
+    await sb.api('GET', '/v1/credits')
+    await sb.base('GET', '/api/v1/keys', { key: KEYS.owner })
+    const all = await sb.control.journal()
+    expect(all.map((e) => e.path)).toEqual(['/v1/me', '/v1/credits', '/api/v1/keys'])
+    expect((await sb.control.journal({ host: 'api' })).map((e) => e.path)).toEqual(['/v1/me', '/v1/credits'])
+    expect((await sb.control.journal({ status: 401 })).map((e) => e.path)).toEqual(['/v1/credits'])
+    expect((await sb.control.journal({ key_prefix: 'svc_test_age' })).map((e) => e.path)).toEqual(['/v1/me'])
+    expect((await sb.control.journal({ method: 'get', path: '/api/v1' })).map((e) => e.path)).toEqual(['/api/v1/keys'])
+    expect((await sb.control.journal({ since: all[0].seq })).map((e) => e.path)).toEqual(['/v1/credits', '/api/v1/keys'])
+    expect((await sb.control.journal({ limit: 1 })).map((e) => e.path)).toEqual(['/api/v1/keys'])
+  })
+
+  it('keeps only the newest exchanges up to its limit, skips the control plane, and can be cleared', async () => {
+    for (let i = 0; i < 8; i++) await sb.api('GET', `/v1/me?i=${i}`, { key: KEYS.owner })
+    const kept = await sb.control.journal()
+    expect(kept.map((e) => e.query.i)).toEqual(['3', '4', '5', '6', '7'])
+    expect(kept.every((e) => !e.path.startsWith('/_sandbox'))).toBe(true)
+    await sb.control.clearJournal()
+    expect(await sb.control.journal()).toEqual([])
+  })
+})
