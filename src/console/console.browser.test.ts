@@ -73,12 +73,21 @@ async function decideInConsole(page: Page, sb: RunningSandbox, action: 'Approve'
   expect(text).toContain('Olivia Owner')
   expect(text).toContain('svc_test_age…')
   expect(text).toMatch(/Expires\s+in 2d 23h/)
-  if (DOCS_DIR && action === 'Approve') await screenshot(page, 'console-queue', DOCS_DIR)
+  expect(text).toMatch(/Cost\s+\d+ credits, charged on approval/)
   await page.getByLabel('Reviewer name').fill('Rey Reviewer')
+  if (DOCS_DIR && action === 'Approve') await docsQueueShot(page, sb)
   await card.getByRole('button', { name: new RegExp(`^${action}`) }).click()
   await card.waitFor({ state: 'detached' })
   await page.getByRole('status').filter({ hasText: `${action === 'Approve' ? 'Approved' : 'Rejected'} enable_campaign` }).waitFor()
   return held
+}
+
+/** README screenshot: the queue with a second held write (a removal) next to the first. */
+async function docsQueueShot(page: Page, sb: RunningSandbox) {
+  const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
+  const removal = await runTool(sb, 'agent', 'remove_campaign', ['--campaign-id', enabled.id])
+  await page.locator(`article[data-audit-id="${removal.body.audit_id}"]`).waitFor()
+  await screenshot(page, 'console-queue', DOCS_DIR)
 }
 
 describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
@@ -149,9 +158,11 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect((await sb.control.clock()).offset_ms).toBe(0)
   })
 
-  it('lists journal exchanges with the key as a prefix and marks refusals', async () => {
+  it('lists journal exchanges with the key as a prefix, refusals and scripted faults marked', async () => {
     const sb = await start()
     await fetch(`${sb.baseUrl}/api/v1/keys`, { headers: { authorization: `Bearer ${sb.keys.agent}` } })
+    await sb.control.request('POST', '/faults', { match: { path: '/v1/me' }, status: 429, headers: { 'Retry-After': '2' }, body: { error: 'slow down' }, times: 1 })
+    expect((await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })).status).toBe(429)
     await withPage(browser, 'journal', async (page) => {
       await openConsole(page, sb, 'journal')
       const row = page.locator('table.journal tbody tr').filter({ hasText: '/api/v1/keys' }).first()
@@ -160,6 +171,9 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
       await row.getByRole('button', { name: /Details/ }).click()
       const detail = page.locator('tr.detail:not([hidden])')
       expect(await detail.innerText()).toContain('"code": "SCOPE_MISSING"')
+      const faulted = page.locator('table.journal tbody tr.fault')
+      expect(await faulted.count()).toBe(1)
+      expect(await faulted.innerText()).toMatch(/\/v1\/me\s+fault: \S+\s+429/)
       expect(await page.content()).not.toContain(sb.keys.agent)
     })
   })

@@ -76,7 +76,7 @@ export function json(value) {
 }
 
 export function badge(text, kind = text) {
-  return h('span', { class: `badge b-${String(kind).replace(/[^a-z_]/gi, '')}` }, text)
+  return h('span', { class: `badge b-${String(kind).replace(/[^a-z0-9_]/gi, '')}` }, text)
 }
 
 /** Empty-state line for lists. */

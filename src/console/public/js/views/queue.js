@@ -45,7 +45,7 @@ export function render(main, app) {
         h('dt', {}, 'Gate'), h('dd', {}, entry.reason, ' ', h('span', { class: 'muted' }, `(${entry.rule})`)),
         h('dt', {}, 'Submitted by'), h('dd', {}, `${entry.user_name} · key ${entry.key_name ?? ''} `, h('code', {}, `${entry.key_prefix}…`), ` · ${entry.surface} · ${when(entry.at)}`),
         h('dt', {}, 'Workspace'), h('dd', {}, entry.workspace_name ?? entry.workspace_id),
-        h('dt', {}, 'Cost'), h('dd', {}, `${entry.credits} credits (charged on approval)`),
+        h('dt', {}, 'Cost'), h('dd', {}, entry.cost === null ? '—' : `${entry.cost} credits, charged on approval`),
         h('dt', {}, 'Expires'), h('dd', {}, countdown, entry.expires_at ? h('span', { class: 'muted' }, ` (${when(entry.expires_at)})`) : null)),
       h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${entry.script} ${entry.id}`, onclick: () => decide(entry, 'approve') }, 'Approve'),

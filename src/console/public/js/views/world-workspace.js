@@ -58,13 +58,13 @@ export function workspaceSection(ws, world, app) {
         h('p', { class: 'big', 'data-credits': ws.credits.balance }, `${ws.credits.balance} credits`),
         h('p', {}, ws.credits.payment_method ? 'Payment method on file' : 'No payment method (launches answer 402)')),
       h('section', { class: 'panel' }, h('h4', {}, 'Safety policy'), policyList(ws.policy))),
+    table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', ''], campaigns),
+    chartBox,
     table('Members', ['Name', 'E-mail', 'Role', 'Status'], ws.members.map((m) => [m.name, m.email, m.role, m.status])),
     table('Keys', ['Name', 'Prefix', 'Scopes', 'User', 'Created', 'Last used', 'Status'], ws.keys.map((k) => [
       k.name, h('code', {}, `${k.prefix}…`), h('span', { class: 'scopes' }, k.scopes.join(' ')), userName(k.user_id), when(k.created_at), when(k.last_used_at), keyStatus(k, world.now),
     ])),
     table('Connections', ['Account', 'Platform', 'Account id', 'Currency', 'Source', 'Status'], ws.connections.map((c) => [
       c.account_name, c.platform, h('code', {}, c.account_id), c.currency, c.source, badge(c.status, c.status === 'active' ? 'executed' : 'blocked'),
-    ])),
-    table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', ''], campaigns),
-    chartBox)
+    ])))
 }
