@@ -143,6 +143,13 @@ describe('dry run', () => {
     expect(res.body.new_daily_budget).toBe(10)
   })
 
+  it('dry_run: true on PATCH /v1/campaigns/{id}/budget decides without changing the budget', async () => {
+    const res = await call('PATCH', `${sandbox.apiUrl}/v1/campaigns/${campaign.campaign_id}/budget`, keys.agent, { daily_budget: 42, dry_run: true })
+    expect(res).toMatchObject({ status: 200, body: { status: 'dry_run', would: 'run' } })
+    const after = (await call('GET', `${sandbox.apiUrl}/v1/campaigns?status=PAUSED`, keys.owner)).body.campaigns[0]
+    expect(after.daily_budget).toBe(campaign.daily_budget)
+  })
+
   it('a read script does not accept --dry-run (400 UNRECOGNIZED_ARGS)', async () => {
     expect((await run('list_campaigns', ['--dry-run'])).body.code).toBe('UNRECOGNIZED_ARGS')
   })

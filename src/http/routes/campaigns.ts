@@ -25,8 +25,12 @@ const metricsQuery = z.object({
   start_date: date.optional(),
   end_date: date.optional(),
 })
-const pauseBody = z.object({ reason: z.string().max(500).optional() })
-const budgetBody = z.object({ daily_budget: z.number('must be a number in the account currency'), reason: z.string().max(500).optional() })
+const pauseBody = z.object({ reason: z.string().max(500).optional(), dry_run: z.boolean('must be true or false').optional() })
+const budgetBody = z.object({
+  daily_budget: z.number('must be a number in the account currency'), reason: z.string().max(500).optional(), dry_run: z.boolean('must be true or false').optional(),
+})
+// `dry_run: true` on a REST write is the tools' `--dry-run`: decide and price, run nothing.
+const dryRunArg = (body: { dry_run?: boolean }) => (body.dry_run ? ['--dry-run'] : [])
 
 /** `{api_url}/v1/campaigns…` (REST-01, REST-02): reads, and pause/budget through the write path. */
 export function campaignRoutes(ctx: AppContext): Route[] {
@@ -89,8 +93,8 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       method: 'post',
       path: '/v1/campaigns/:id/pause',
       handler: (req) => {
-        parseInput(pauseBody, req.body ?? {})
-        return restWrite(ctx, req, 'pause_campaign', ['--campaign-id', param(req, 'id')], (result) => ({
+        const body = parseInput(pauseBody, req.body ?? {})
+        return restWrite(ctx, req, 'pause_campaign', ['--campaign-id', param(req, 'id'), ...dryRunArg(body)], (result) => ({
           id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, status: result.status, previous_status: result.previous_status,
         }))
       },
@@ -100,7 +104,7 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       path: '/v1/campaigns/:id/budget',
       handler: (req) => {
         const body = parseInput(budgetBody, req.body)
-        return restWrite(ctx, req, 'update_campaign_budget', ['--campaign-id', param(req, 'id'), '--daily-budget', String(body.daily_budget)], (result) => ({
+        return restWrite(ctx, req, 'update_campaign_budget', ['--campaign-id', param(req, 'id'), '--daily-budget', String(body.daily_budget), ...dryRunArg(body)], (result) => ({
           id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, daily_budget: result.daily_budget,
         }), 'daily_budget')
       },
