@@ -77,8 +77,14 @@ export async function loadFragment(path: string, from: string) {
 }
 
 function describeLoadError(error: unknown, file: string): string[] {
+  // A YAML syntax error cascades into dozens of follow-ups; the first one is the one to fix.
+  if (error instanceof YamlLoadError && error.problems.every((p) => !p.path)) return [format(error.file, error.problems[0])]
   if (error instanceof YamlLoadError) return error.problems.map((p) => `${error.file}:${p.line}:${p.column} ${p.path ? `${p.path}: ` : ''}${p.message}${hint(p)}`)
   return [`${file}: ${(error as Error).message}`]
+}
+
+function format(file: string, p: YamlProblem): string {
+  return `${file}:${p.line}:${p.column} ${p.message} (YAML syntax; quote values that contain \`: \`, \`[\`, \`{\` or \`#\`)`
 }
 
 function hint(problem: YamlProblem): string {
