@@ -76,6 +76,13 @@ describe('using a connect link (CONN-02, CONN-03)', () => {
     expect((await connections(agencyKey)).map((c) => c.id)).not.toContain(connection.id)
   })
 
+  it('generates campaigns for the newly connected account', async () => {
+    const count = async () => (await (await fetch(`${sandbox.apiUrl}/v1/campaigns?limit=100`, { headers: auth(sandbox.keys.owner) })).json()).campaigns.length
+    const before = await count()
+    expect((await useLink((await startLink()).url)).status).toBe(201)
+    expect(await count()).toBe(before + 5)
+  })
+
   it('connects the chosen account from the offered list', async () => {
     const link = await startLink()
     const offered = await (await fetch(link.url, { headers: { accept: 'application/json' } })).json()
