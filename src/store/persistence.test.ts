@@ -41,6 +41,19 @@ describe('persistence across a restart', () => {
     await second.close()
   })
 
+  it('answers concurrent writes only once each is in the state file (group commit)', async () => {
+    const sb = await startSandbox({ state: file })
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      sb.base('POST', '/api/v1/keys', { key: KEYS.owner, body: { name: `k${i}`, scopes: ['tools:read'] } })))
+    // Read the file while the sandbox still runs: acknowledged means on disk, not "on disk at close".
+    const onDisk = JSON.parse(await readFile(file, 'utf8')).keys.map((k: { id: string }) => k.id)
+    for (const answer of created) {
+      expect(answer.status).toBe(201)
+      expect(onDisk).toContain(answer.body.id)
+    }
+    await sb.close()
+  })
+
   it('starts a fresh world when the state file does not exist yet', async () => {
     const sandbox = await buildSandbox({ state: file })
     expect(sandbox.resumed).toBe(false)
