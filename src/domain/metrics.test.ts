@@ -70,4 +70,14 @@ describe('daily metrics', () => {
     expect(total.cpa).toBeCloseTo(total.cost / total.conversions, 2)
     expect(sumMetrics([])).toEqual({ impressions: 0, clicks: 0, conversions: 0, cost: 0, ctr: 0, cpc: 0, cpa: 0 })
   })
+
+  it('give the same rows when a window is asked again, while today keeps growing with the clock', () => {
+    const c = campaign()
+    const morning = T0 + 2 * DAY_MS + 6 * 3_600_000
+    const first = metricsRange(c, '2026-02-20', '2026-03-03', morning)
+    expect(metricsRange(campaign(), '2026-02-20', '2026-03-03', morning)).toEqual(first)
+    const evening = metricsRange(c, '2026-02-20', '2026-03-03', morning + 12 * 3_600_000)
+    expect(evening.slice(0, -1)).toEqual(first.slice(0, -1))
+    expect(evening.at(-1)!.clicks).toBeGreaterThan(first.at(-1)!.clicks)
+  })
 })
