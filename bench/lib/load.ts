@@ -1,4 +1,5 @@
 import autocannon from 'autocannon'
+import { cpuTimeMs } from './processes.js'
 
 /** One HTTP request shape to fire under load. */
 export interface Target {
@@ -9,6 +10,8 @@ export interface Target {
   body?: string | ((n: number) => string)
   /** The status every answer must have; anything else is counted as a failure. */
   status: number
+  /** The server process answering it, for CPU time per request. */
+  pid?: number
 }
 
 export interface LoadFigures {
@@ -21,9 +24,14 @@ export interface LoadFigures {
   failures: number
   statuses: Record<string, number>
   bytes_per_request: number
+  /** Server CPU time (user + system) per answered request, ms: robust to other load on the machine. */
+  cpu_ms_per_request: number | null
 }
 
-/** Fires `target` with `connections` keep-alive connections for `seconds` (autocannon, in-process). */
+/**
+ * Fires `target` with `connections` keep-alive connections for `seconds` (autocannon, in-process);
+ * the CPU time of the target's server process is sampled around the run.
+ */
 export async function fire(target: Target, options: { connections: number; seconds: number }): Promise<LoadFigures> {
   const { url, method, headers = {}, body, status } = target
   const sendHeaders = body === undefined ? headers : { 'content-type': 'application/json', ...headers }
@@ -31,10 +39,12 @@ export async function fire(target: Target, options: { connections: number; secon
   const requests = typeof body === 'function'
     ? [{ method, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(n++) }) }]
     : undefined
+  const cpuBefore = target.pid ? cpuTimeMs(target.pid) : null
   const result = await autocannon({
     url, method, headers: sendHeaders, body: typeof body === 'string' ? body : undefined, requests,
     connections: options.connections, duration: options.seconds, timeout: 10,
   })
+  const cpuAfter = target.pid ? cpuTimeMs(target.pid) : null
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const good = statuses[String(status)] ?? 0
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
@@ -44,9 +54,11 @@ export async function fire(target: Target, options: { connections: number; secon
     p99: result.latency.p99,
     mean: result.latency.mean,
     requests: answered,
-    failures: answered - good + result.errors + result.timeouts,
+    // No answer at all is a failure too (a server that hangs must not look fast).
+    failures: answered - good + result.errors + result.timeouts + (answered === 0 ? 1 : 0),
     statuses,
     bytes_per_request: answered ? Math.round(result.throughput.total / answered) : 0,
+    cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : null,
   }
 }
 

@@ -6,13 +6,15 @@ import { AUTH } from './servers.js'
 export interface Hosts {
   baseUrl: string
   apiUrl: string
+  /** The server's process id (CPU time per request). */
+  pid?: number
 }
 
 const json = (value: unknown) => JSON.stringify(value)
 
-/** `POST {base_url}/api/v1/tools/run` with a script and its CLI-style args (DISP-01). */
+/** `POST {base_url}/api/v1/tools/run` with a Google script and its CLI-style args (DISP-01). */
 export function runScript(hosts: Hosts, script: string, args: string[], status = 200, headers: Record<string, string> = {}): Target {
-  return { url: `${hosts.baseUrl}/api/v1/tools/run`, method: 'POST', headers: { ...AUTH, ...headers }, body: json({ script_name: script, args }), status }
+  return { url: `${hosts.baseUrl}/api/v1/tools/run`, method: 'POST', headers: { ...AUTH, ...headers }, body: json({ script_name: script, args, platform: 'google' }), status, pid: hosts.pid }
 }
 
 /** Alternates between two budgets so every request is a real change (never a no-op). */
@@ -21,8 +23,9 @@ export function budgetChange(hosts: Hosts, campaignId: string): Target {
     url: `${hosts.baseUrl}/api/v1/tools/run`,
     method: 'POST',
     headers: AUTH,
-    body: (n) => json({ script_name: 'update_campaign_budget', args: ['--campaign-id', campaignId, '--daily-budget', String(n % 2 ? 51 : 50)] }),
+    body: (n) => json({ script_name: 'update_campaign_budget', args: ['--campaign-id', campaignId, '--daily-budget', String(n % 2 ? 51 : 50)], platform: 'google' }),
     status: 200,
+    pid: hosts.pid,
   }
 }
 
@@ -35,7 +38,7 @@ export function heldWrite(hosts: Hosts, campaignId: string, headers: Record<stri
 export function readPairs(sandbox: Hosts, prism: Hosts): Pair[] {
   return [
     { id: 'tools_run_list_campaigns', label: 'POST /api/v1/tools/run list_campaigns', sandbox: runScript(sandbox, 'list_campaigns', []), prism: runScript(prism, 'list_campaigns', []) },
-    { id: 'get_v1_campaigns', label: 'GET /v1/campaigns', sandbox: get(`${sandbox.apiUrl}/v1/campaigns`), prism: get(`${prism.apiUrl}/v1/campaigns`) },
+    { id: 'get_v1_campaigns', label: 'GET /v1/campaigns', sandbox: get(sandbox, '/v1/campaigns'), prism: get(prism, '/v1/campaigns') },
   ]
 }
 
@@ -47,8 +50,8 @@ export function writePairs(sandbox: Hosts, prism: Hosts, campaignId: string): Pa
   ]
 }
 
-function get(url: string): Target {
-  return { url, method: 'GET', headers: AUTH, status: 200 }
+function get(hosts: Hosts, path: string): Target {
+  return { url: `${hosts.apiUrl}${path}`, method: 'GET', headers: AUTH, status: 200, pid: hosts.pid }
 }
 
 /** The id of the first campaign of the bench world (from the sandbox's own list). */

@@ -155,6 +155,21 @@ export function peakRssMb(pid: number): number | null {
   }
 }
 
+/**
+ * CPU time (user + system) a live process has used so far, in ms (Linux /proc), or null. CPU per
+ * request is steadier than req/s on a shared machine: other processes steal wall time, not CPU time.
+ */
+export function cpuTimeMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks, 100 Hz).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return null
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -75,8 +75,8 @@ export function evaluateTargets(r: Results): Target[] {
 }
 
 const fmt = (n: number | null | undefined, unit = '') => (n === null || n === undefined || Number.isNaN(n) ? '–' : `${n}${unit}`)
-const load = (f: { rps: number; p50: number; p99: number; failures: number }) =>
-  `${Math.round(f.rps)} req/s · p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')}${f.failures ? ` · ⚠ ${f.failures} failed` : ''}`
+const load = (f: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request?: number | null }) =>
+  `${Math.round(f.rps)} req/s · p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')} · ${fmt(f.cpu_ms_per_request, ' CPU-ms/req')}${f.failures ? ` · ⚠ ${f.failures} failed` : ''}`
 
 /** The results as a Markdown table (stdout, bench/results/*.md, README "Benchmarks"). */
 export function renderTable(r: Results): string {

@@ -10,6 +10,7 @@ export const AUTH = { authorization: `Bearer ${BENCH_KEY}` }
 
 export interface RunningServer {
   child: Child
+  pid: number
   baseUrl: string
   apiUrl: string
   /** ms from spawn to the first 200 on the readiness probe. */
@@ -32,7 +33,7 @@ export async function startSandbox(options: { root: string; state: string; world
   try {
     const banner = JSON.parse(await firstLine(child)) as { base_url: string; api_url: string }
     const ready = await waitForStatus({ url: `${banner.api_url}/v1/me`, child, init: { headers: AUTH } })
-    return { child, baseUrl: banner.base_url, apiUrl: banner.api_url, startMs: ready - started, stop: () => child.stop() }
+    return { child, pid: child.pid, baseUrl: banner.base_url, apiUrl: banner.api_url, startMs: ready - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error
@@ -68,7 +69,7 @@ export async function startPrism(options: { root: string; spec: string }): Promi
   const url = `http://127.0.0.1:${port}`
   try {
     const ready = await waitForStatus({ url: `${url}/v1/campaigns`, child, init: { headers: AUTH }, timeoutMs: 60_000 })
-    return { child, baseUrl: url, apiUrl: url, startMs: ready - started, stop: () => child.stop() }
+    return { child, pid: child.pid, baseUrl: url, apiUrl: url, startMs: ready - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error

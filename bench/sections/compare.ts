@@ -16,6 +16,7 @@ export interface Figures {
   p99: number
   failures: number
   bytes_per_request: number
+  cpu_ms_per_request: number
 }
 
 export interface ComparisonRow {
@@ -35,7 +36,7 @@ export interface LoadSettings {
   runs: number
 }
 
-const FIELDS = ['rps', 'p50', 'p99', 'failures', 'bytes_per_request'] as const
+const FIELDS = ['rps', 'p50', 'p99', 'failures', 'bytes_per_request', 'cpu_ms_per_request'] as const
 
 /**
  * Measures each pair `runs` times, sandbox and Prism back to back (alternating who goes first), after
@@ -59,7 +60,7 @@ export async function comparePairs(pairs: Pair[], settings: LoadSettings, log: (
       const second = await fire(sandboxFirst ? pair.prism : pair.sandbox, load)
       const [sandbox, prism] = sandboxFirst ? [first, second] : [second, first]
       runs.push({ sandbox, prism, ratio: ratio(sandbox.rps, prism.rps) })
-      log(`  ${pair.id} run ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms`)
+      log(`  ${pair.id} run ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms ${sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms ${prism.cpu_ms_per_request} cpu-ms/req`)
     }
     rows.push({
       id: pair.id,

@@ -16,6 +16,7 @@ export interface SizeRow {
   p50: number
   p99: number
   failures: number
+  cpu_ms_per_request: number
   /** Start-up (resume from the state file) to the first 200, ms. */
   resume_ms: number
   /** Peak RSS of the sandbox over start-up and the write load, MB. */
@@ -49,10 +50,10 @@ export async function measureStateSizes(options: { root: string; sizes: number[]
         if (settings.warmup > 0) await fire(target, { ...load, seconds: settings.warmup })
         const runs: LoadFigures[] = []
         for (let i = 0; i < settings.runs; i++) runs.push(await fire(target, load))
-        const figures = medianOf(runs, ['rps', 'p50', 'p99', 'failures'])
-        log(`  ${size} audit rows (${seeded} seeded): ${Math.round(figures.rps)} req/s p50 ${figures.p50} ms p99 ${figures.p99} ms, resume ${Math.round(sandbox.startMs)} ms`)
+        const figures = medianOf(runs, ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'])
+        log(`  ${size} audit rows (${seeded} seeded): ${Math.round(figures.rps)} req/s p50 ${figures.p50} ms p99 ${figures.p99} ms ${figures.cpu_ms_per_request} cpu-ms/req, resume ${Math.round(sandbox.startMs)} ms`)
         rows.push({
-          audit_records: size, rps: figures.rps, p50: figures.p50, p99: figures.p99, failures: figures.failures,
+          audit_records: size, rps: figures.rps, p50: figures.p50, p99: figures.p99, failures: figures.failures, cpu_ms_per_request: figures.cpu_ms_per_request,
           resume_ms: Math.round(sandbox.startMs), peak_rss_mb: peakRssMb(sandbox.child.pid), runs,
         })
       } finally {
