@@ -4,6 +4,8 @@ import { controlRequires, controlSchema, runControl } from './control.js'
 import { runWait, waitSchema } from './wait.js'
 import { journalSchema, runJournal } from './journal.js'
 import { includeSchema, runInclude } from './include.js'
+// The `mcp` kind (issue 6) registers itself in its own file.
+import './mcp.js'
 
 /** The built-in step kinds. An `mcp` or `sdk` kind registers itself the same way. */
 registerStepKind({ name: 'request', schema: requestSchema, run: runRequest, exchange: true })
