@@ -25,10 +25,11 @@ export interface AuditPage {
 }
 
 /** An audit entry as responses show it: `audit_id`, and `reviewed_args` on held writes (GATE-01). */
-export type PublicAudit = AuditEntry & { audit_id: string; reviewed_args?: string[] }
+export type PublicAudit = Omit<AuditEntry, 'dedupe_key'> & { audit_id: string; reviewed_args?: string[] }
 
 export function publicAudit(entry: AuditEntry): PublicAudit {
-  return { ...entry, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: entry.args } : {}) }
+  const { dedupe_key: _internal, ...shown } = entry
+  return { ...shown, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: entry.args } : {}) }
 }
 
 /**

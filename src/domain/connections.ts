@@ -74,11 +74,11 @@ export function requestConnection(deps: Deps, actor: Actor, input: { platform: s
     at: link.created_at,
     workspace_id: actor.workspace.id,
     to: owner.email,
-    subject: `Connect a ${platform} ads account to ${actor.workspace.name}`,
+    subject: `Connect a Google Ads account to ${actor.workspace.name}`,
     body: [
       `Hi ${owner.name},`,
       '',
-      `A key of your workspace ${actor.workspace.name} (${actor.key.prefix}…) asked you to connect a ${platform} ads account.`,
+      `A key of your workspace ${actor.workspace.name} (${actor.key.prefix}…) asked you to connect a Google Ads account.`,
       `Open this link within 30 minutes to choose the account (it works once): ${link.url}`,
       '',
       `Request ${requestId}. If you did not expect this, ignore this e-mail.`,

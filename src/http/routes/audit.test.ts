@@ -49,6 +49,7 @@ describe('held writes (GATE-01, GATE-03)', () => {
     expect(await balance()).toBe(before)
     const entry = await audit(keys.agent, res.body.audit_id)
     expect(entry.body).toMatchObject({ audit_id: res.body.audit_id, status: 'pending_review', decision: 'hold', rule: 'hold.operation', reviewed_args: ['--campaign-id', paused], key_prefix: keys.agent.slice(0, 12) })
+    expect(entry.body).not.toHaveProperty('dedupe_key')
   })
 
   it('a pause runs at once and is audited as executed', async () => {
