@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TargetFactory } from './targets.js'
 import type { Exchange, Target, Violation } from './types.js'
 import { sleep } from './time.js'
+import { startForwarder } from './forwarder.js'
 
 /** Validates with Prism's own verdict: the `sl-violations` header `prism proxy` adds. */
 export class PrismHeaderContract {
@@ -31,7 +31,7 @@ export class PrismHeaderContract {
  */
 export async function startPrismProxy(inner: TargetFactory, openapi: string) {
   let current: Target | null = null
-  const forwarders = await Promise.all((['baseUrl', 'apiUrl'] as const).map((host) => forwarder(() => current?.[host] ?? null)))
+  const forwarders = await Promise.all((['baseUrl', 'apiUrl'] as const).map((host) => startForwarder(() => current?.[host] ?? null)))
   const prisms = await Promise.all(forwarders.map((f) => startPrism(openapi, f.url)))
   const factory: TargetFactory = {
     ...inner,
@@ -47,28 +47,9 @@ export async function startPrismProxy(inner: TargetFactory, openapi: string) {
     contract: new PrismHeaderContract(),
     async close() {
       for (const p of prisms) p.child.kill('SIGTERM')
-      await Promise.all(forwarders.map((f) => new Promise((resolve) => f.server.close(resolve))))
+      await Promise.all(forwarders.map((f) => f.close()))
     },
   }
-}
-
-async function forwarder(upstream: () => string | null): Promise<{ server: Server; url: string }> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
-      const base = upstream()
-      if (!base) return void res.writeHead(503).end()
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)).map(([k, v]) => [k, String(v)]))
-      const body = chunks.length ? Buffer.concat(chunks) : undefined
-      const answer = await fetch(`${base}${req.url}`, { method: req.method, headers, body }).catch(() => null)
-      if (!answer) return void res.writeHead(502).end()
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-encoding' && k !== 'transfer-encoding')))
-      res.end(Buffer.from(await answer.arrayBuffer()))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 }
 
 async function startPrism(openapi: string, upstream: string): Promise<{ child: ChildProcess; url: string }> {

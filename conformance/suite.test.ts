@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { runScenarios } from './runner.js'
+import { firstFailure } from './reporters/format.js'
+
+describe('the scenario suite against the in-process sandbox', () => {
+  it('passes every scenario with 100 % rule coverage and zero contract violations', async () => {
+    const started = performance.now()
+    const run = await runScenarios({ paths: ['scenarios'], coverage: true, contract: 'inline' })
+    const wall = ((performance.now() - started) / 1000).toFixed(2)
+    const s = run.summary
+    console.log(`conformance suite: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.expected_failures} expected failures, ${s.violations} contract violations, rule coverage ${run.coverage.percent}% — wall time ${wall} s`)
+    const failures = run.scenarios.filter((r) => (r.outcome === 'failed' && !r.baseline) || r.baseline?.stale)
+      .map((r) => `${r.id} (${r.file}): ${r.baseline?.stale ? 'stale baseline entry' : firstFailure(r.steps)?.label + ': ' + r.reason}`)
+    expect(failures, failures.join('\n')).toEqual([])
+    expect(run.coverage.uncovered).toEqual([])
+    expect(run.coverage.unknown).toEqual([])
+    expect(s.violations).toBe(0)
+    expect(s.passed).toBeGreaterThanOrEqual(50)
+    expect(run.exitCode).toBe(0)
+  }, 180_000)
+})
