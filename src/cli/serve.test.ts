@@ -57,7 +57,8 @@ function serve(args: string[]): Run {
   }
 }
 
-describe('adops-sandbox serve', () => {
+// Each test spawns a real process; startup imports the whole CLI, which is slow on a loaded CI machine.
+describe('adops-sandbox serve', { timeout: 60_000 }, () => {
   it('prints a JSON banner line, answers, and on SIGINT flushes state and exits 0', async () => {
     const state = join(dir, 'state.json')
     const run = serve(['--port', '0', '--api-port', '0', '--state', state, '--json'])
