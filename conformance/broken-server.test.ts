@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import type { Transform } from './forwarder.js'
+import type { TargetFactory } from './targets.js'
+import { startForwarder } from './forwarder.js'
+import { makeTarget } from './targets.js'
+import { runScenarios } from './runner.js'
+
+const PATHS = ['auth', 'connections', 'dispatch', 'errors', 'gate', 'key', 'rest'].map((d) => `scenarios/${d}`)
+
+/** The in-process sandbox behind a forwarder that rewrites its answers: a deliberately wrong server. */
+function brokenSandbox(transform: Transform): TargetFactory {
+  const inner = makeTarget({ kind: 'sandbox' })
+  return {
+    ...inner,
+    describe: 'deliberately broken sandbox',
+    async open(scenario) {
+      const target = await inner.open(scenario)
+      const [base, api] = await Promise.all([startForwarder(() => target.baseUrl, transform), startForwarder(() => target.apiUrl, transform)])
+      return {
+        ...target,
+        baseUrl: base.url,
+        apiUrl: api.url,
+        close: async () => {
+          await Promise.all([base.close(), api.close()])
+          await target.close()
+        },
+      }
+    },
+  }
+}
+
+async function failing(transform: Transform): Promise<string[]> {
+  const run = await runScenarios({ paths: PATHS, target: brokenSandbox(transform), baseline: null })
+  expect(run.summary.passed).toBeGreaterThan(20)
+  return run.scenarios.filter((r) => r.outcome === 'failed').map((r) => r.id).sort()
+}
+
+describe('the runner catches a broken server', () => {
+  it('a held write answered 200 fails exactly the scenarios that submit held writes', async () => {
+    const ids = await failing((_req, res) => (res.status === 202 ? { ...res, status: 200 } : res))
+    expect(ids).toEqual([
+      'gate.default-policy',
+      'gate.held-write-approved-runs-once',
+      'gate.no-self-approval',
+      'rest.pause-and-budget-gated',
+    ])
+  }, 120_000)
+
+  it('a key value leaking into /v1/me fails exactly the scenarios that call it with a secret key', async () => {
+    const ids = await failing((req, res) => {
+      if (req.path !== '/v1/me' || res.status !== 200) return res
+      // Echoes the credential it was sent, the classic way a key value leaks into a response.
+      const credential = (req.headers.authorization ?? req.headers['x-service-key'] ?? '').replace(/^Bearer /, '')
+      return { ...res, body: res.body.replace(/^\{/, `{"debug_credential":${JSON.stringify(credential)},`) }
+    })
+    expect(ids).toEqual([
+      'key.child-bound-to-parent',
+      'key.expired',
+      'key.format',
+      'key.no-cross-workspace',
+      'key.revoke',
+      'key.value-shown-once',
+    ])
+  }, 120_000)
+
+  it('a 429 without Retry-After fails exactly the rate-limit scenarios', async () => {
+    const ids = await failing((_req, res) => {
+      if (res.status !== 429) return res
+      const { 'retry-after': _drop, ...headers } = res.headers
+      return { ...res, headers }
+    })
+    expect(ids).toEqual(['errors.limits-per-workspace', 'errors.rate-limit-retry-after', 'errors.scripted-429-honoured'])
+  }, 120_000)
+})
+
