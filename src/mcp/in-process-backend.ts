@@ -6,6 +6,7 @@ import { listLandingPages } from '../domain/landing-pages.js'
 import { stageArtifact } from '../domain/artifacts.js'
 import type { StageInput } from '../domain/artifacts.js'
 import { takeToken } from '../domain/rate-limits.js'
+import { creditsView } from '../domain/billing.js'
 import type { AppContext } from '../http/context.js'
 import type { ToolCall } from './tool-table.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
@@ -42,7 +43,7 @@ async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<
   const { workspace } = actor
   switch (call.kind) {
     case 'credits':
-      return ok({ workspace_id: workspace.id, ...workspace.credits, currency: 'credits', sandbox: true })
+      return ok(creditsView(ctx.deps, workspace, actor.key.id))
     case 'connections': {
       requireScope(actor.key.scopes, 'connections:read')
       const platform = call.platform?.toLowerCase()
