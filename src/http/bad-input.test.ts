@@ -148,6 +148,7 @@ describe('wrong field types and values answer 400 naming the field', () => {
     ['a key row without a proper hash', (s: any) => ({ ...s, keys: [{ ...s.keys[0], hash: 'x' }] }), 'keys.0.hash'],
     ['users that are not an array', (s: any) => ({ ...s, users: 'everyone' }), 'users'],
     ['a membership with an unknown status', (s: any) => ({ ...s, memberships: [{ ...s.memberships[0], status: 'maybe' }] }), 'memberships.0.status'],
+    ['a policy with a mistyped field', (s: any) => ({ ...s, workspaces: [{ ...s.workspaces[0], policy: { hold: 5 } }] }), 'workspaces.0.policy.hold'],
     ['an unknown top-level table', (s: any) => ({ ...s, widgets: [] }), 'widgets'],
     ['a clock beyond year 9999', (s: any) => ({ ...s, meta: { ...s.meta, clock: { offset_ms: 1e300, frozen_at: null } } }), 'meta.clock.offset_ms'],
   ])('PUT /_sandbox/state with %s', async (_label, change, field) => {

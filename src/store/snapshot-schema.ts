@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { TABLE_NAMES } from './layout.js'
 import { defaultPolicy } from '../domain/policy.js'
+import { policySchema } from './world-file.js'
 
 const text = z.string()
 const when = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 time')
@@ -20,7 +21,8 @@ const CORE_ROWS = {
     parent_id: text.nullable(),
     created_at: when,
     credits: z.looseObject({ balance: z.number(), payment_method: z.boolean() }),
-    policy: z.record(z.string(), z.unknown()).transform((p) => ({ ...defaultPolicy(), ...p })),
+    // Known policy fields are type-checked; fields a newer gate adds pass through.
+    policy: z.looseObject(policySchema.shape).transform((p) => ({ ...defaultPolicy(), ...p })),
     rate_limits: z.looseObject({ per_key: bucket, per_workspace: bucket }),
   }),
   memberships: z.looseObject({
