@@ -58,6 +58,8 @@ export interface RunResult {
   summary: RunSummary
   coverage: CoverageReport
   target: string
+  /** SDK mode: the SDK under test (`name@version`). */
+  sdk?: string
   /** 0 pass, 1 failures/violations/stale baseline, 4 coverage gate (2 and 3 are thrown). */
   exitCode: 0 | 1 | 4
 }
@@ -108,7 +110,8 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   } finally {
     await proxy?.close()
   }
-  applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml'))
+  const sdk = isFactory(options.target) ? options.target.sdk : undefined
+  applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml', { sdk }))
   const coverage = computeCoverage(all, results, options.coverageExclude)
   const summary = summarize(results, performance.now() - started)
   const failed = summary.failed > 0 || summary.stale > 0
@@ -117,6 +120,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     summary,
     coverage,
     target: factory.describe,
+    ...(sdk ? { sdk } : {}),
     exitCode: failed ? 1 : options.coverage && coverage.uncovered.length > 0 ? 4 : 0,
   }
   emit({ type: 'run-end', run })

@@ -14,6 +14,8 @@ export interface TargetFactory {
   open(scenario: Scenario): Promise<Target>
   /** Checks the service answers at all (exit 3 when not). */
   probe(): Promise<void>
+  /** SDK mode: the SDK under test as `name@version`; selects baseline entries with that `sdk`. */
+  sdk?: string
 }
 
 export type TargetSpec =
