@@ -34,11 +34,12 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
   const leak = await runner.scanJournal()
   const steps = [...main, ...teardown, ...(leak ? [leak] : [])]
   const failed = steps.find((s) => s.outcome === 'failed')
-  const ran = main.some((s) => s.outcome !== 'skipped')
+  // A step the target could not run (capability, credential) makes the scenario skipped, with why.
+  const skipped = main.find((s) => s.outcome === 'skipped')
   return {
     ...base,
-    outcome: failed ? 'failed' : ran ? 'passed' : 'skipped',
-    reason: failed ? `${failed.label}: ${failed.reason}` : ran ? undefined : main[0]?.reason,
+    outcome: failed ? 'failed' : skipped ? 'skipped' : 'passed',
+    reason: failed ? `${failed.label}: ${failed.reason}` : skipped ? `${skipped.label}: ${skipped.reason}` : undefined,
     steps,
     duration_ms: Math.round(performance.now() - started),
   }
@@ -56,6 +57,8 @@ class StepRunner {
   readonly #own = new Secrets()
   #index = 0
   #failed = false
+  /** Set when a step was skipped for a missing capability: later steps depend on it. */
+  #skipRest: string | null = null
 
   constructor(readonly scenario: Scenario, readonly options: ScenarioRunOptions, readonly journalSince: number) {
     const { target } = options
@@ -74,8 +77,11 @@ class StepRunner {
   async runList(steps: Step[], params: Record<string, unknown>, always: boolean): Promise<StepResult[]> {
     const out: StepResult[] = []
     for (const step of steps) {
-      const result = this.#failed && !always ? this.#skip(step, 'an earlier step failed') : await this.#run(step, params)
+      const blocked = always ? null : this.#failed ? 'an earlier step failed' : this.#skipRest
+      const result = blocked ? this.#skip(step, blocked) : await this.#run(step, params)
       if (result.outcome === 'failed') this.#failed = true
+      // Later steps build on a skipped one (e.g. a clock advance), so they are skipped too, never failed.
+      if (result.outcome === 'skipped' && !blocked && !always) this.#skipRest = `skipped after "${result.label}" (${result.reason})`
       this.options.onStep?.(result)
       out.push(result)
     }

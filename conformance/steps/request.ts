@@ -31,6 +31,8 @@ export type RequestSpec = z.output<typeof requestSchema>
 export async function runRequest(spec: RequestSpec, ctx: StepContext): Promise<StepSubject> {
   const r = ctx.render(spec)
   const { target } = ctx
+  const missing = missingCredential(r.auth, target)
+  if (missing) return { skipped: `the target has no credential \`${missing}\` (pass --key ${missing}=<value>)` }
   const base = r.host === 'api' ? target.apiUrl : target.baseUrl
   const url = new URL(r.url ?? `${base.replace(/\/$/, '')}${r.path}`)
   for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, String(v))
@@ -54,6 +56,12 @@ export async function runRequest(spec: RequestSpec, ctx: StepContext): Promise<S
     duration_ms: Math.round(performance.now() - started),
   }
   return { status: res.status, headers: exchange.response.headers, body: exchange.response.body, exchange }
+}
+
+/** A credential named like `owner` or `alex_client_a` that the target does not have. */
+function missingCredential(auth: RequestSpec['auth'], target: Target): string | null {
+  const names = typeof auth === 'string' ? [auth] : auth ? [auth.bearer, auth.service_key, auth.api_key] : []
+  return names.find((n): n is string => n !== undefined && n !== 'none' && /^[a-z][a-z0-9_]*$/.test(n) && !(n in target.credentials)) ?? null
 }
 
 function authHeaders(auth: RequestSpec['auth'], target: Target): Record<string, string> {
