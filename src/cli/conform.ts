@@ -2,13 +2,11 @@ import { Command, Option } from 'commander'
 import { availableParallelism } from 'node:os'
 import type { RunOptions } from '../../conformance/runner.js'
 import type { TargetSpec } from '../../conformance/targets.js'
-import { runScenarios } from '../../conformance/runner.js'
 import { ScenarioLoadError } from '../../conformance/loader.js'
 import { TargetUnreachableError } from '../../conformance/targets.js'
 import { YamlLoadError } from '../support/yaml-schema.js'
 import { ttyReporter } from '../../conformance/reporters/tty.js'
 import { fileReporter } from '../../conformance/reporters/files.js'
-import { mergeReports } from '../../conformance/merge.js'
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)]
 const many = (value: string, previous: string[] = []) => [...previous, value]
@@ -44,6 +42,7 @@ export function conformCommand(): Command {
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .option('--coverage', 'exit 4 unless every rule id is covered')
     .action(async (files: string[], opts: { reporter?: string[]; coverage?: boolean }) => {
+      const { mergeReports } = await import('../../conformance/merge.js')
       const run = await mergeReports(files, { reporters: [ttyReporter(), ...(opts.reporter ?? []).map(fileReporter)], coverage: opts.coverage })
       process.exitCode = run.exitCode
     })
@@ -75,6 +74,8 @@ async function runCli(paths: string[], opts: CliOptions): Promise<number> {
     process.stderr.write(`conform: ${(error as Error).message}\n`)
     return 2
   }
+  // Loaded on use: the contract validator (Prism) costs seconds and ~100 MB that `serve` must not pay.
+  const { runScenarios } = await import('../../conformance/runner.js')
   try {
     return (await runScenarios(options)).exitCode
   } catch (error) {
