@@ -136,6 +136,14 @@ describe('Streamable HTTP transport', () => {
     expect(neither.status).toBe(406)
   })
 
+  it('answers a CORS preflight for browser clients and exposes the session id and challenge', async () => {
+    const pre = await fetch(`${sb.baseUrl}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-key' } })
+    expect(pre.status).toBe(204)
+    expect(pre.headers.get('access-control-allow-headers')).toContain('X-Service-Key')
+    const init = await rpc(sb.baseUrl, INITIALIZE, { ...key, origin: 'http://localhost:6274' })
+    expect(init.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id')
+  })
+
   it('ends a session on DELETE; GET is 405', async () => {
     const init = await rpc(sb.baseUrl, INITIALIZE, key)
     const session = init.headers.get('mcp-session-id') as string

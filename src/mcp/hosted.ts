@@ -30,6 +30,7 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
       pageSize: options.pageSize,
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
+    app.use(MCP_PATH, allowBrowserClients)
     app.post(MCP_PATH, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), auth, (req, res, next) => {
       handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res) }).catch(next)
     })
@@ -39,4 +40,17 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
       next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: MCP_PATH, allowed: ['POST', 'DELETE'] }, { Allow: 'POST, DELETE' }))
     })
   }
+}
+
+/**
+ * CORS for browser-based MCP clients (e.g. the Inspector's direct mode): any origin, the MCP
+ * headers allowed, and the session id and challenge readable. The SDK's OAuth handlers do the same.
+ */
+function allowBrowserClients(req: Request, res: Response, next: NextFunction): void {
+  res.set('Access-Control-Allow-Origin', '*')
+  res.set('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate')
+  if (req.method !== 'OPTIONS') return next()
+  res.set('Access-Control-Allow-Methods', 'POST, DELETE')
+  res.set('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization, X-Service-Key, Mcp-Session-Id, Mcp-Protocol-Version')
+  res.status(204).end()
 }

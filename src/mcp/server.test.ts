@@ -119,6 +119,14 @@ describe('MCP tools run through the dispatcher, gate and audit (MCP-05)', () => 
     expect(sb.ctx.deps.store.audit.size()).toBe(0)
   })
 
+  it('invalid arguments are an isError result from the SDK, and nothing runs', async () => {
+    const client = await connect(WORLD_KEYS.agent)
+    const refused = await call(client, 'update_campaign_budget', { campaign_id: 'x', daily_budget: 'lots' })
+    expect(refused.isError).toBe(true)
+    expect(JSON.stringify(refused.content)).toContain('Input validation error')
+    expect(sb.ctx.deps.store.audit.size()).toBe(0)
+  })
+
   it('a key without the script\'s scope gets an isError SCOPE_MISSING result', async () => {
     const client = await connect(WORLD_KEYS.reporting)
     const refused = await call(client, 'pause_campaign', { campaign_id: 'anything' })
