@@ -55,6 +55,7 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   if (!sse && !accept.includes('application/json') && !accept.includes('*/*')) {
     return rpcError(res, 406, -32000, 'Not Acceptable: accept application/json or text/event-stream.')
   }
+  if (!req.is('application/json')) return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.')
   const body: unknown = req.body
   const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)
   const sessionId = header(req, 'mcp-session-id')

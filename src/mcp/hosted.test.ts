@@ -134,6 +134,8 @@ describe('Streamable HTTP transport', () => {
     expect((await json.json()).result.nextCursor).toEqual(expect.any(String))
     const neither = await rpc(sb.baseUrl, list, { ...key, 'mcp-session-id': session, accept: 'text/html' })
     expect(neither.status).toBe(406)
+    const form = await rpc(sb.baseUrl, list, { ...key, 'mcp-session-id': session, 'content-type': 'text/plain' })
+    expect(form.status).toBe(415)
   })
 
   it('answers a CORS preflight for browser clients and exposes the session id and challenge', async () => {
