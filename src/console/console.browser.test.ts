@@ -105,6 +105,23 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect(await audit(sb, held.auditId)).toMatchObject({ status: 'rejected', review: { by: 'Rey Reviewer', action: 'reject' } })
   })
 
+  it('counts the expiry down on the sandbox clock and drops the write from the queue once it expires', async () => {
+    const sb = await start()
+    await sb.control.freezeClock(true)
+    const held = await holdEnable(sb)
+    await withPage(browser, 'queue-expiry', async (page) => {
+      await openConsole(page, sb, 'queue')
+      const card = page.locator(`article[data-audit-id="${held.auditId}"]`)
+      await card.locator('.countdown').filter({ hasText: 'in 3d 0h 00m' }).waitFor()
+      await sb.control.advanceClock('71h30m')
+      await card.locator('.countdown').filter({ hasText: 'in 30m 00s' }).waitFor()
+      await sb.control.advanceClock('31m')
+      await card.waitFor({ state: 'detached' })
+      await page.getByText('No writes are waiting for review.').waitFor()
+    })
+    expect((await audit(sb, held.auditId)).status).toBe('expired')
+  })
+
   it('completes a connection through the connect-link consent page, and the world view shows it', async () => {
     const sb = await start()
     const res = await fetch(`${sb.baseUrl}/api/v1/connections/start`, {
