@@ -74,16 +74,23 @@ export function render(main, app) {
         confirmBox)),
     body)
 
-  void get('/worlds').then((res) => {
-    const names = (res.worlds ?? []).map((w) => (typeof w === 'string' ? w : w.name))
-    mount(worldSelect, names.map((n) => h('option', { value: n, selected: n === current }, n)))
-  }).catch(() => undefined)
+  // The reset form offers the loaded world until the person picks another one.
   let current = 'default'
+  let picked = false
+  worldSelect.addEventListener('change', () => (picked = true))
+  const showCurrent = () => {
+    if (!picked && [...worldSelect.options].some((o) => o.value === current)) worldSelect.value = current
+  }
+  void get('/worlds').then((res) => {
+    mount(worldSelect, (res.worlds ?? []).map((n) => h('option', { value: n }, n)))
+    showCurrent()
+  }).catch(() => undefined)
 
   async function load() {
     try {
       const world = await get('/console/overview')
       current = world.world
+      showCurrent()
       frozen = world.clock.frozen
       freeze.textContent = frozen ? 'Unfreeze clock' : 'Freeze clock'
       freeze.setAttribute('aria-pressed', String(frozen))
