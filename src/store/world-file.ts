@@ -23,9 +23,10 @@ export const policySchema = z.strictObject({
     start: hhmm,
     end: hhmm,
   }).nullable().optional(),
+  // Either limit may be left out (no limit), so one can be set without naming the other.
   limits: z.strictObject({
-    max_daily_budget: z.number().positive().nullable(),
-    max_budget_increase_pct: z.number().positive().nullable(),
+    max_daily_budget: z.number().positive().nullable().default(null),
+    max_budget_increase_pct: z.number().positive().nullable().default(null),
   }).optional(),
   hold_budget_increase_pct: z.number().positive().nullable().optional(),
   review_ttl_hours: z.number().positive().optional(),

@@ -48,6 +48,11 @@ describe('PUT /_sandbox/workspaces/{id}/policy', () => {
     expect((await call('GET', `${sandbox.baseUrl}/_sandbox/workspaces/ws_acme/policy`, null)).body.policy.hold).toEqual(['enable', 'remove', 'creative', 'create'])
   })
 
+  it('one monetary limit can be set without the other', async () => {
+    const res = await setPolicy({ limits: { max_daily_budget: 500 } })
+    expect(res.body.policy.limits).toEqual({ max_daily_budget: 500, max_budget_increase_pct: null })
+  })
+
   it('an unknown workspace is 404', async () => {
     expect((await call('PUT', `${sandbox.baseUrl}/_sandbox/workspaces/ws_nope/policy`, null, {})).status).toBe(404)
   })
