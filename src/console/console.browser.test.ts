@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { CHROMIUM, SKIP_REASON, launchChromium, screenshot, withPage } from './test-support/browser.js'
 
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 // CONSOLE_SCREENSHOTS=docs refreshes the README screenshots while the tests run.
 const DOCS_DIR = process.env.CONSOLE_SCREENSHOTS
 let browser: Browser
@@ -227,6 +229,27 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     })
     expect(transcript.totals).toMatchObject({ attempted: 2, held: 1, executed: 1, pending: 1 })
     expect(Object.keys(transcript.budget_delta_by_currency)).toEqual(['USD'])
+  })
+})
+
+describe.skipIf(!CHROMIUM)('web console accessibility (axe-core, WCAG 2.1 A/AA)', () => {
+  it.each(['queue', 'audit', 'journal', 'world', 'transcript'])('the %s view has no violations', async (view) => {
+    const sb = await start()
+    await holdEnable(sb)
+    await withPage(browser, `a11y-${view}`, async (page) => {
+      await openConsole(page, sb, view)
+      await page.locator('main h2').waitFor()
+      await page.locator('main [aria-busy="true"]').waitFor({ state: 'detached' }).catch(() => undefined)
+      await page.waitForLoadState('networkidle')
+      // Evaluated through the devtools protocol, so the console's CSP does not block it.
+      await page.evaluate(await AXE_SOURCE)
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe
+        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+        return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`)
+      })
+      expect(violations).toEqual([])
+    })
   })
 })
 
