@@ -132,3 +132,15 @@ describe('rate limits (ERR-03, ERR-04)', () => {
     expect((await setLimits({ per_key: null })).body).toMatchObject({ workspace_id: 'ws_acme', per_key: null, per_workspace: null })
   })
 })
+
+describe('the low-credit world', () => {
+  it('starts with few credits, no payment method and rate limits on', async () => {
+    await sb.control.reset('low-credit')
+    await sb.control.freezeClock()
+    const owner = 'svc_test_lowCreditOwner000000000000000000'
+    expect(await credits(owner)).toMatchObject({ workspace_id: 'ws_pine', balance: 12, payment_method: false })
+    const statuses = []
+    for (let i = 0; i < 6; i++) statuses.push((await run('google_ads_list_customers', [], owner)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429])
+  })
+})
