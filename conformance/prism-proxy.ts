@@ -58,14 +58,14 @@ async function startPrism(openapi: string, upstream: string): Promise<{ child: C
   const bin = join(dirname(pkg), 'dist', 'index.js')
   const child = spawn(process.execPath, [bin, 'proxy', '-h', '127.0.0.1', '-p', String(port), openapi, upstream, '-v', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] })
   const url = `http://127.0.0.1:${port}`
-  // Prism takes 1.5–2 s to start: poll instead of sleeping a fixed time.
-  for (let i = 0; i < 100; i++) {
+  // Prism takes 1.5–2 s to start (far more on a busy machine): poll instead of sleeping a fixed time.
+  for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`prism proxy exited with ${child.exitCode}`)
     if (await fetch(url).then(() => true, () => false)) return { child, url }
-    await sleep(100)
+    await sleep(200)
   }
   child.kill('SIGTERM')
-  throw new Error('prism proxy did not become ready within 10 s')
+  throw new Error('prism proxy did not become ready within 60 s')
 }
 
 async function freePort(): Promise<number> {
