@@ -13,6 +13,8 @@ export function render(main, app) {
   const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
   let filters = {}
+  // A filter change while a poll is in flight must not show the old filter's rows.
+  let generation = 0
 
   void get('/console/overview').then((world) => {
     const keys = [...world.workspaces.flatMap((w) => w.keys), ...world.unpinned_keys]
@@ -26,6 +28,7 @@ export function render(main, app) {
   }).catch(app.fail)
   form.addEventListener('input', () => {
     filters = Object.fromEntries(new FormData(form))
+    generation++
     rows.clear()
     list.replaceChildren()
     void load()
@@ -33,9 +36,11 @@ export function render(main, app) {
   form.addEventListener('submit', (event) => event.preventDefault())
 
   async function load() {
+    const mine = generation
     try {
       // The control plane filters (exact script name); newest first.
       const res = await get(`/audit${query({ ...filters, script: filters.script?.trim(), limit: 200 })}`)
+      if (mine !== generation) return
       const shown = res.entries
       count.textContent = `${res.total} matching entries${res.has_more ? ` (newest ${shown.length} shown)` : ''}`
       const known = new Set([...scripts.children].map((o) => o.value))

@@ -20,19 +20,24 @@ export function render(main, app) {
   mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes.'), form, note, table)
   let since = 0
   let filters = {}
+  // A filter change while a poll is in flight must not mix old and new rows.
+  let generation = 0
 
   form.addEventListener('input', () => {
     filters = Object.fromEntries(new FormData(form))
     if (filters.status && !/^\d{3}$/.test(filters.status)) return
     since = 0
+    generation++
     body.replaceChildren()
     void load()
   })
   form.addEventListener('submit', (event) => event.preventDefault())
 
   async function load() {
+    const mine = generation
     try {
       const res = await get(`/journal${query({ ...filters, since: since || undefined, limit: LIMIT })}`)
+      if (mine !== generation) return
       since = res.last_seq
       // New exchanges go on top; open rows stay as they are.
       for (const entry of res.entries) body.prepend(...rows(entry))
