@@ -100,4 +100,32 @@ export class ControlClient {
   mintKey(input: { user_id: string; workspace_id?: string | null; scopes: string[]; name?: string; expires_in_days?: number }): Promise<{ id: string; key: string; prefix: string }> {
     return this.request('POST', '/keys', input)
   }
+
+  /** Adds a scripted fault (README "Credits, rate limits and scripted faults"), e.g. `{match: {script_name}, sequence: [{status: 429}, {pass: true}]}`. */
+  addFault(rule: Record<string, unknown>): Promise<{ id: string; hits: number; exhausted: boolean }> {
+    return this.request('POST', '/faults', rule)
+  }
+
+  faults(): Promise<{ faults: Array<{ id: string; hits: number; exhausted: boolean; next_step: number | null }> }> {
+    return this.request('GET', '/faults')
+  }
+
+  clearFaults(): Promise<{ removed: number }> {
+    return this.request('DELETE', '/faults')
+  }
+
+  /** Sets a workspace's credit balance and/or payment method (a ledger `adjustment`). */
+  setCredits(workspaceId: string, credits: { balance?: number; payment_method?: boolean }): Promise<{ balance: number; payment_method: boolean }> {
+    return this.request('PUT', `/workspaces/${encodeURIComponent(workspaceId)}/credits`, credits)
+  }
+
+  /** Sets token-bucket limits (`{capacity, refill_per_second}` or null) per key and per workspace. */
+  setRateLimits(workspaceId: string, limits: { per_key?: Bucket | null; per_workspace?: Bucket | null }): Promise<{ per_key: Bucket | null; per_workspace: Bucket | null }> {
+    return this.request('PUT', `/workspaces/${encodeURIComponent(workspaceId)}/rate-limits`, limits)
+  }
+}
+
+interface Bucket {
+  capacity: number
+  refill_per_second: number
 }

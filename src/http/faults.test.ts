@@ -62,6 +62,15 @@ describe('scripted faults', () => {
     expect(journal[0]).toMatchObject({ status: 0, fault: expect.stringMatching(/#1$/) })
   })
 
+  it('is scriptable from the typed control client', async () => {
+    const rule = await sb.control.addFault({ match: { host: 'api', path: '/v1/credits' }, status: 402, times: 1 })
+    expect((await sb.api('GET', '/v1/credits', { key: KEYS.owner })).status).toBe(402)
+    expect((await sb.control.faults()).faults).toEqual([expect.objectContaining({ id: rule.id, hits: 1, exhausted: true })])
+    expect(await sb.control.clearFaults()).toEqual({ removed: 1 })
+    expect(await sb.control.setCredits('ws_acme', { balance: 7 })).toMatchObject({ balance: 7 })
+    expect(await sb.control.setRateLimits('ws_acme', { per_key: { capacity: 1, refill_per_second: 1 } })).toMatchObject({ per_workspace: null })
+  })
+
   it('delays and then passes through, marked in the journal', async () => {
     await addFault({ match: { path: '/v1/me' }, delay_ms: 20, times: 1 })
     expect((await sb.api('GET', '/v1/me', { key: KEYS.owner })).status).toBe(200)
