@@ -254,5 +254,6 @@ describe.skipIf(!CHROMIUM)('web console accessibility (axe-core, WCAG 2.1 A/AA)'
 })
 
 describe.skipIf(CHROMIUM)('web console in Chromium', () => {
+  if (!CHROMIUM) console.warn(`web console browser tests skipped: ${SKIP_REASON}`)
   it.skip(`skipped: ${SKIP_REASON}`, () => undefined)
 })

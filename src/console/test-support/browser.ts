@@ -4,8 +4,11 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 
-/** Debian's Chromium (`apt-get install -y chromium`); the real binary first, it skips the shell wrapper. */
-export const CHROMIUM_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter((p): p is string => Boolean(p))
+/**
+ * Debian's Chromium (`apt-get install -y chromium`), the real binary before its shell wrapper;
+ * `CHROMIUM_PATH` names another binary instead.
+ */
+export const CHROMIUM_CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/lib/chromium/chromium', '/usr/bin/chromium']
 export const CHROMIUM = CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? null
 export const SKIP_REASON = `no Chromium binary (looked at ${CHROMIUM_CANDIDATES.join(', ')}); install it with \`apt-get install -y chromium\``
 
