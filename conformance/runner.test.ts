@@ -72,7 +72,7 @@ describe('runScenarios', () => {
     const files = { json: 'r.json', ndjson: 'e.ndjson', junit: 'j.xml', html: 'r.html' }
     const run = await runScenarios({ ...quiet, paths: [FX], reporters: Object.entries(files).map(([k, f]) => fileReporter(`${k}:${join(dir, f)}`)) })
     const secret = run.scenarios.find((r) => r.id === 'fx.pass')!.steps[0].exchange!.response.body as { key: string }
-    const texts = Object.fromEntries(await Promise.all(Object.entries(files).map(async ([k, f]) => [k, await readFile(join(dir, f), 'utf8')])))
+    const texts: Record<string, string> = Object.fromEntries(await Promise.all(Object.entries(files).map(async ([k, f]) => [k, await readFile(join(dir, f), 'utf8')] as const)))
     for (const [kind, text] of Object.entries(texts)) {
       expect(text.includes(secret.key), `${kind} leaks the secret`).toBe(false)
       expect(text, kind).toContain('«secret:key»')
@@ -84,7 +84,7 @@ describe('runScenarios', () => {
     expect(texts.html).toContain('Rule coverage')
     expect(texts.html).toMatch(/<strong>KEY-01<\/strong>/)
     expect(texts.html.trim().endsWith('</html>')).toBe(true)
-    expect(texts.ndjson.trim().split('\n').map((l) => JSON.parse(l).type)).toContain('scenario-end')
+    expect(texts.ndjson.trim().split('\n').map((l: string) => (JSON.parse(l) as { type: string }).type)).toContain('scenario-end')
     expect(JSON.parse(texts.json).summary).toMatchObject({ passed: 2, failed: 1 })
   })
 })
