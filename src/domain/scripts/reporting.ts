@@ -21,14 +21,12 @@ function campaignsOf(ctx: ScriptContext): Campaign[] {
   return listCampaigns(ctx.deps, ctx.workspace.id)
 }
 
-/** Sums rows of several campaigns per date. */
+/** Sums rows of several campaigns per date, one bucket per day of the window (linear in rows). */
 function byDate(rows: DayMetrics[][], range: DateRange): DayMetrics[] {
-  const out: DayMetrics[] = []
-  for (let i = 0; i < range.days; i++) {
-    const date = addDays(range.start_date, i)
-    out.push({ date, ...sumMetrics(rows.flatMap((r) => r.filter((d) => d.date === date))) })
-  }
-  return out
+  const buckets = new Map<string, DayMetrics[]>()
+  for (let i = 0; i < range.days; i++) buckets.set(addDays(range.start_date, i), [])
+  for (const row of rows.flat()) buckets.get(row.date)?.push(row)
+  return [...buckets].map(([date, dayRows]) => ({ date, ...sumMetrics(dayRows) }))
 }
 
 /** `pull_google_ads` (DISP-04, DISP-08): per-campaign totals, account summary and daily totals. */
