@@ -31,9 +31,8 @@ export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestH
   return (req: Request, res: Response, next: NextFunction): void => {
     const rules = ctx.deps.store.faults.all().filter((r) => currentStep(r) !== null)
     if (rules.length === 0) return next()
-    // Only the dispatcher paths need the body (script_name); other mounts (MCP) read their own streams.
-    const needsBody = RUN_PATHS.has(req.path) && rules.some((r) => r.match.script_name !== undefined)
-    if (!needsBody) return fire(ctx, rules, host, req, res, next)
+    // Only the dispatcher paths are parsed here (for script_name, and so the journal keeps the body of a faulted call); other mounts (MCP) read their own streams.
+    if (!RUN_PATHS.has(req.path)) return fire(ctx, rules, host, req, res, next)
     json(req, res, (error?: unknown) => (error ? next(error) : fire(ctx, rules, host, req, res, next)))
   }
 }
@@ -50,7 +49,7 @@ function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Re
       return
     }
     if (step.pass || step.status === undefined) return next()
-    res.set(defaultHeaders(step)).set(step.headers ?? {}).status(step.status).json(step.body ?? defaultBody(rule, step.status))
+    res.set(headersOf(step)).status(step.status).json(step.body ?? defaultBody(rule, step.status))
   }
   if (step.delay_ms) setTimeout(respond, step.delay_ms)
   else respond()
@@ -107,8 +106,12 @@ function workspaceOf(ctx: AppContext, credential: string | null): string | null 
   return active.length === 1 ? active[0].workspace_id : null
 }
 
-function defaultHeaders(step: FaultStep): Record<string, string> {
-  return step.status === 429 ? { 'Retry-After': '1' } : {}
+/** A 429 gets `Retry-After: 1` unless the step names that header; an empty value leaves a header out (a 429 without Retry-After, SDK-03). */
+function headersOf(step: FaultStep): Record<string, string> {
+  const given = step.headers ?? {}
+  const named = Object.keys(given).some((name) => name.toLowerCase() === 'retry-after')
+  const all = { ...(step.status === 429 && !named ? { 'Retry-After': '1' } : {}), ...given }
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''))
 }
 
 function defaultBody(rule: FaultRule, status: number): unknown {
