@@ -112,6 +112,17 @@ describe('catalog', () => {
     }
   })
 
+  it('has at least one invalid-args case for every executable script', () => {
+    const covered = new Set(INVALID.map(([name]) => name))
+    for (const entry of CATALOG.filter((e) => e.executable)) expect(covered.has(entry.name), entry.name).toBe(true)
+  })
+
+  it.each(CATALOG.filter((e) => !e.executable).map((e) => [e.name, e.use_instead]))(
+    'refuses the non-dispatchable %s with UNKNOWN_SCRIPT and a hint naming %s', (name, useInstead) => {
+      expect(() => dispatch(deps, owner, { script_name: name as string, args: [], surface: 'rest' }))
+        .toThrow(expect.objectContaining({ code: 'UNKNOWN_SCRIPT', details: expect.objectContaining({ use_instead: useInstead, hint: expect.stringContaining(String(useInstead)) }) }))
+    })
+
   it('names every operation class and scope the gate and RULES decide on', () => {
     const byName = Object.fromEntries(CATALOG.map((e) => [e.name, e]))
     expect(byName.pause_campaign).toMatchObject({ kind: 'write', operation: 'pause', required_scope: 'campaigns:write' })
