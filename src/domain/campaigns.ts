@@ -80,13 +80,20 @@ export function changeStatus(deps: Deps, campaign: Campaign, status: CampaignSta
   return deps.store.campaigns.update(campaign.id, { status, status_history: [...campaign.status_history, { at, status }] })
 }
 
-/** Sets the daily budget; metrics use it from the next simulated day (UTC midnight). */
+/**
+ * Sets the daily budget; metrics use it from the next simulated day (UTC midnight). The history
+ * keeps the last change of each day: an earlier change the same day (after midnight) never applied
+ * to any day's metrics, and the history lives in the state document rewritten on every flush, so
+ * it must not grow with every write (bench/: write cost vs history).
+ */
 export function changeBudget(deps: Deps, campaign: Campaign, dailyBudget: number): Campaign {
   if (campaign.status === 'REMOVED') throw new SandboxError('CONFLICT', { reason: `Campaign ${campaign.id} is removed.` })
   const at = iso(deps.clock.now())
+  const midnight = `${at.slice(0, 10)}T00:00:00.000Z`
+  const superseded = (h: { at: string }, i: number) => i > 0 && h.at.slice(0, 10) === at.slice(0, 10) && h.at > midnight
   return deps.store.campaigns.update(campaign.id, {
     daily_budget: dailyBudget,
-    budget_history: [...campaign.budget_history, { at, daily_budget: dailyBudget }],
+    budget_history: [...campaign.budget_history.filter((h, i) => !superseded(h, i)), { at, daily_budget: dailyBudget }],
   })
 }
 
