@@ -33,6 +33,8 @@ export function conformCommand(): Command {
     .option('--baseline <file>', 'known failures', 'conformance/baseline.yaml')
     .option('--no-baseline', 'ignore the baseline file')
     .option('--verbose', 'print every transcript')
+    .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, README "Testing your SDK") for `sdk` steps')
+    .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {
       process.exitCode = await runCli(paths, opts)
     })
@@ -53,6 +55,7 @@ interface CliOptions {
   target?: string; baseUrl?: string; apiUrl?: string; key?: string[]; adminToken?: string; jobs: number
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
+  sdk?: string; includeSlow?: boolean
 }
 
 async function runCli(paths: string[], opts: CliOptions): Promise<number> {
@@ -62,7 +65,7 @@ async function runCli(paths: string[], opts: CliOptions): Promise<number> {
       paths,
       target: targetOf(opts),
       jobs: opts.jobs,
-      tags: opts.tags, covers: opts.covers, grep: opts.grep, shard: opts.shard,
+      tags: opts.includeSlow ? opts.tags : [...(opts.tags ?? []), '~slow'], covers: opts.covers, grep: opts.grep, shard: opts.shard,
       contract: opts.contract,
       contractSeverity: opts.contractWarn ? 'warn' : 'error',
       coverage: opts.coverage,
@@ -77,11 +80,17 @@ async function runCli(paths: string[], opts: CliOptions): Promise<number> {
   // Loaded on use: the contract validator (Prism) costs seconds and ~100 MB that `serve` must not pay.
   const { runScenarios } = await import('../../conformance/runner.js')
   try {
-    return (await runScenarios(options)).exitCode
+    if (!opts.sdk) return (await runScenarios(options)).exitCode
+    const { runWithSdk } = await import('../../conformance/sdk/run-with-sdk.js')
+    return (await runWithSdk(opts.sdk, options)).exitCode
   } catch (error) {
     if (error instanceof ScenarioLoadError || error instanceof YamlLoadError) {
       process.stderr.write(`conform: scenario errors\n${error.message}\n`)
       return 2
+    }
+    if ((error as Error).name === 'AdapterError') {
+      process.stderr.write(`conform: SDK adapter: ${(error as Error).message}\n`)
+      return 3
     }
     if (error instanceof TargetUnreachableError) {
       process.stderr.write(`conform: target unreachable: ${error.message}\n`)
