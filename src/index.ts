@@ -8,3 +8,5 @@ export type { Sandbox } from './sandbox.js'
 export { ControlClient, ControlError } from './client/control-client.js'
 export type { WorldKey } from './domain/world.js'
 export type { JournalEntry, JournalQuery } from './http/journal.js'
+/** A scripted user at the hosted-MCP sign-in page: OAuth tokens for tests without a browser (MCP-01). */
+export { signIn, submitSignIn } from './mcp/sign-in-client.js'
