@@ -1,10 +1,9 @@
-import { Faker, en } from '@faker-js/faker'
 import type { Deps } from './ports.js'
 import type { Campaign, CampaignStatus, Connection } from './model.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
-import { hashSeed } from './seeded.js'
+import { hashSeed, seededFaker } from './seeded.js'
 
 const CHANNELS = [
   { value: 'SEARCH', weight: 5, label: 'Search', bidding: ['MAXIMIZE_CONVERSIONS', 'TARGET_CPA', 'MAXIMIZE_CLICKS', 'MANUAL_CPC'] },
@@ -27,8 +26,7 @@ export const DEFAULT_CAMPAIGN_COUNT = 6
 export function generateCampaigns(deps: Deps, connectionId: string, settings: { count: number } | undefined, seed: number): Campaign[] {
   const connection = deps.store.connections.get(connectionId)
   if (!connection) throw notFound(`Connection ${connectionId}`)
-  const faker = new Faker({ locale: [en] })
-  faker.seed(hashSeed(seed, connectionId))
+  const faker = seededFaker(hashSeed(seed, connectionId))
   const now = deps.clock.now()
   const count = settings?.count ?? DEFAULT_CAMPAIGN_COUNT
   const created: Campaign[] = []

@@ -1,6 +1,5 @@
-import { Faker, en } from '@faker-js/faker'
 import type { Deps } from './ports.js'
-import { hashSeed } from './seeded.js'
+import { hashSeed, seededFaker } from './seeded.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
 
@@ -23,8 +22,7 @@ export interface LandingPage {
  * the workspace id. Published pages gain views and conversions each sandbox day since creation.
  */
 export function listLandingPages(deps: Deps, workspaceId: string): LandingPage[] {
-  const faker = new Faker({ locale: [en] })
-  faker.seed(hashSeed(deps.store.meta().seed, workspaceId, 'landing-pages'))
+  const faker = seededFaker(hashSeed(deps.store.meta().seed, workspaceId, 'landing-pages'))
   const now = deps.clock.now()
   const name = deps.store.workspaces.get(workspaceId)?.name ?? workspaceId
   const domain = faker.datatype.boolean() ? `go.${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.test` : null

@@ -1,3 +1,6 @@
+import type { Faker } from '@faker-js/faker'
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
+
 /** Deterministic pseudo-randomness for generated data: same seed and label, same numbers. */
 
 /** FNV-1a 32-bit hash of a text: mixes a seed with a campaign id or date. */
@@ -25,4 +28,13 @@ export function prng(seed: number): () => number {
 /** A float in [min, max) from a PRNG. */
 export function between(next: () => number, min: number, max: number): number {
   return min + (max - min) * next()
+}
+
+/**
+ * The English faker, reseeded for one synchronous use. Importing only `locale/en` instead of the
+ * package root (which loads every locale) takes about a second off `serve` start-up (bench/).
+ */
+export function seededFaker(seed: number): Faker {
+  englishFaker.seed(seed)
+  return englishFaker
 }
