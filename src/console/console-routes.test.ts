@@ -62,7 +62,7 @@ describe('console pages and routes', () => {
     expect(res.body.unpinned_keys.map((k: { name: string }) => k.name)).toContain('signup')
   })
 
-  it('lists pending writes oldest first with names, leaving out decided and timed-out ones', async () => {
+  it('lists pending writes oldest first with names; decided ones are left out and timed-out ones expire', async () => {
     const sb = await build()
     const { store } = sb.ctx.deps
     store.audit.insert(held({ id: 'aud_new', at: '2026-03-02T11:30:00.000Z' }))
@@ -72,6 +72,7 @@ describe('console pages and routes', () => {
     const res = await request(sb.baseApp).get('/_sandbox/console/queue')
     expect(res.body.entries.map((e: { id: string }) => e.id)).toEqual(['aud_old', 'aud_new'])
     expect(res.body.entries[0]).toMatchObject({ user_name: 'Olivia Owner', key_name: 'agent', workspace_name: 'Acme Outdoor' })
+    expect(store.audit.get('aud_timed_out')?.status).toBe('expired')
     expect(res.body.entries[0].cost).toBeGreaterThan(0)
   })
 

@@ -19,7 +19,11 @@ const transcriptQuery = z.strictObject({
 
 const seriesQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90).optional() })
 
-/** Control-plane JSON the console needs beyond the shared routes: `/_sandbox/console/*` (admin token applies). */
+/**
+ * Control-plane JSON the console needs beyond the shared routes, under `/_sandbox/console/*` (the
+ * admin token applies): the world view (keys by prefix only, KEY-02), the review queue (GATE-01,
+ * GATE-04), campaign daily series (REST-01 metrics) and the agent safety transcript (GATE-01..05).
+ */
 export function consoleRoutes(ctx: AppContext): Route[] {
   const { store } = ctx.deps
   const clockView = () => {
@@ -27,8 +31,8 @@ export function consoleRoutes(ctx: AppContext): Route[] {
     return { now: iso(ctx.clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
   }
   return [
-    { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(store, clockView()) }) },
-    { method: 'get', path: '/console/queue', handler: () => ({ body: { now: clockView().now, entries: pendingQueue(store, clockView().now) } }) },
+    { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(ctx.deps, clockView()) }) },
+    { method: 'get', path: '/console/queue', handler: () => ({ body: { now: clockView().now, entries: pendingQueue(ctx.deps) } }) },
     {
       method: 'get',
       path: '/console/campaigns/:id/series',

@@ -1,5 +1,6 @@
-import type { Store } from '../domain/ports.js'
-import type { Campaign, KeyRecord, Workspace } from '../domain/model.js'
+import type { Deps } from '../domain/ports.js'
+import type { Campaign, Connection, KeyRecord, Workspace } from '../domain/model.js'
+import { pendingQueue } from './queue.js'
 
 /** A key as the console shows it: prefix only, never the value or its hash (KEY-02). */
 export type ConsoleKey = Omit<KeyRecord, 'hash'>
@@ -7,7 +8,7 @@ export type ConsoleKey = Omit<KeyRecord, 'hash'>
 export interface WorkspaceView extends Workspace {
   members: Array<{ user_id: string; name: string; email: string; role: string; status: string }>
   keys: ConsoleKey[]
-  connections: ReturnType<Store['connections']['all']>[number][]
+  connections: Connection[]
   campaigns: Array<Pick<Campaign, 'id' | 'campaign_name' | 'status' | 'daily_budget' | 'currency' | 'channel_type' | 'connection_id'>>
   pending_reviews: number
 }
@@ -30,7 +31,9 @@ export function consoleKey(record: KeyRecord): ConsoleKey {
 }
 
 /** The aggregated world view of the console: every workspace with its people, keys, connections and campaigns. */
-export function buildOverview(store: Store, clock: { now: string; frozen: boolean; offset_ms: number }): Overview {
+export function buildOverview(deps: Deps, clock: { now: string; frozen: boolean; offset_ms: number }): Overview {
+  const { store } = deps
+  const pending = pendingQueue(deps)
   const users = store.users.all().map(({ id, name, email }) => ({ id, name, email }))
   const userById = new Map(users.map((u) => [u.id, u]))
   const workspaces = store.workspaces.all().map((ws): WorkspaceView => ({
@@ -48,7 +51,7 @@ export function buildOverview(store: Store, clock: { now: string; frozen: boolea
       id: c.id, campaign_name: c.campaign_name, status: c.status, daily_budget: c.daily_budget,
       currency: c.currency, channel_type: c.channel_type, connection_id: c.connection_id,
     })),
-    pending_reviews: store.audit.filter((a) => a.workspace_id === ws.id && a.status === 'pending_review').length,
+    pending_reviews: pending.filter((a) => a.workspace_id === ws.id).length,
   }))
   const meta = store.meta()
   return {

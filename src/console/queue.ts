@@ -1,9 +1,10 @@
-import type { Store } from '../domain/ports.js'
-import type { AuditEntry } from '../domain/model.js'
+import type { Deps } from '../domain/ports.js'
+import type { PublicAudit } from '../domain/audit.js'
+import { listAudit } from '../domain/audit.js'
 import { findEntry } from '../domain/catalog.js'
 
 /** A held write as the review queue shows it: the audit entry plus who and where, by name. */
-export interface QueueEntry extends AuditEntry {
+export interface QueueEntry extends PublicAudit {
   user_name: string
   key_name: string | null
   workspace_name: string | null
@@ -11,19 +12,23 @@ export interface QueueEntry extends AuditEntry {
   cost: number | null
 }
 
+// Far above any realistic queue; the console shows every pending write.
+const QUEUE_LIMIT = 10_000
+
 /**
- * Pending writes, oldest first, with names resolved (GATE-01, GATE-04). Entries past `expires_at`
- * are left out even if the expiry sweep has not marked them yet: they can no longer be approved.
+ * Pending writes, oldest first, with names resolved (GATE-01, GATE-04). Reviews past their TTL are
+ * expired first (the same lazy expiry as the audit routes), so the queue never offers one that can
+ * no longer be approved.
  */
-export function pendingQueue(store: Store, now: string): QueueEntry[] {
-  return store.audit
-    .filter((a) => a.status === 'pending_review' && (!a.expires_at || a.expires_at > now))
-    .sort((a, b) => a.at.localeCompare(b.at))
-    .map((a) => ({
-      ...a,
-      user_name: store.users.get(a.user_id)?.name ?? a.user_id,
-      key_name: store.keys.get(a.key_id)?.name ?? null,
-      workspace_name: store.workspaces.get(a.workspace_id)?.name ?? null,
-      cost: findEntry(a.script)?.credit_cost ?? null,
-    }))
+export function pendingQueue(deps: Deps, workspaceId?: string): QueueEntry[] {
+  const { store } = deps
+  const page = listAudit(deps, { status: 'pending_review', workspace_id: workspaceId, limit: QUEUE_LIMIT })
+  // Oldest first; insertion order breaks ties within one millisecond.
+  return page.entries.reverse().sort((a, b) => a.at.localeCompare(b.at)).map((a) => ({
+    ...a,
+    user_name: store.users.get(a.user_id)?.name ?? a.user_id,
+    key_name: store.keys.get(a.key_id)?.name ?? null,
+    workspace_name: store.workspaces.get(a.workspace_id)?.name ?? null,
+    cost: findEntry(a.script)?.credit_cost ?? null,
+  }))
 }
