@@ -3,6 +3,7 @@ import type { Secrets } from '../secrets.js'
 import type { ScenarioResult } from '../types.js'
 import { closingLine, diffText, firstFailure, transcript } from './format.js'
 import { esc } from './junit.js'
+import { sdkMatrix } from './sdk-matrix.js'
 
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d1d1f}
@@ -27,6 +28,7 @@ export function htmlReport(run: RunResult, secrets: Secrets): string {
     `<p>${esc(run.target)} · ${new Date().toISOString()} · ${(s.duration_ms / 1000).toFixed(2)} s</p>`,
     `<p class="summary"><span class="passed">${s.passed} passed</span><span class="failed">${s.failed} failed</span><span class="skipped">${s.skipped} skipped</span><span class="expected">${s.expected_failures} expected failures</span><span class="failed">${s.stale} stale baseline</span><span>${s.violations} contract violations</span><span>rule coverage ${run.coverage.percent}%</span></p>`,
     coverageMatrix(run),
+    sdkMatrix(run),
     `<h2>Scenarios</h2><input id="q" placeholder="filter by id, rule, tag or text">`,
     ...run.scenarios.map((r) => scenario(r, secrets)),
     `<p><strong>${esc(closingLine(s))}</strong></p>`,

@@ -6,6 +6,8 @@ import type { RunResult } from '../runner.js'
 import { runScenarios } from '../runner.js'
 import { makeTarget } from '../targets.js'
 import { firstFailure } from '../reporters/format.js'
+import { htmlReport } from '../reporters/html.js'
+import { Secrets } from '../secrets.js'
 import { SdkAdapter } from './adapter-process.js'
 import { withSdk } from './sdk-target.js'
 
@@ -72,6 +74,15 @@ describe('SDK mode with the SDK 0.1.1 emulation', () => {
     expect(run.sdk).toBe('adops-reference@0.1.1')
     expect(run.summary).toMatchObject({ failed: 0, expected_failures: 3, stale: 0 })
     expect(run.exitCode).toBe(0)
+  })
+
+  it('shows the SDK × rule matrix in the HTML report: xfail for SDK-07 and SDK-08, ✓ elsewhere', () => {
+    const html = htmlReport(run, new Secrets())
+    expect(html).toContain('SDK × rule matrix')
+    expect(html).toContain('<th>adops-reference@0.1.1</th>')
+    const cell = (id: string) => new RegExp(`<strong>${id}</strong></td><td>[^<]*</td><td class="cell ([a-z]+)"`).exec(html)?.[1]
+    expect(['SDK-07', 'SDK-08'].map(cell)).toEqual(['expected', 'expected'])
+    expect(['SDK-01', 'SDK-02', 'SDK-03', 'SDK-04', 'SDK-05', 'SDK-06', 'SDK-09'].map(cell)).toEqual(Array(7).fill('passed'))
   })
 })
 
