@@ -40,9 +40,10 @@ describe('the runner catches a broken server', () => {
     const ids = await failing((_req, res) => (res.status === 202 ? { ...res, status: 200 } : res))
     expect(ids).toEqual([
       'gate.default-policy',
+      'gate.held-write-202',
       'gate.held-write-approved-runs-once',
       'gate.no-self-approval',
-      'rest.pause-and-budget-gated',
+      'rest.backend-held-by-policy',
     ])
   }, 120_000)
 
