@@ -11,8 +11,11 @@ import { guardChildren, killAll, peakRssMb } from './lib/processes.js'
 import type { Results } from './lib/report.js'
 import { describeMachine, evaluateTargets, renderTable } from './lib/report.js'
 import type { RunningServer } from './lib/servers.js'
-import { prismSpec, startPrism, startSandbox } from './lib/servers.js'
-import { round } from './lib/stats.js'
+import { AUTH, prismSpec, startPrism, startSandbox } from './lib/servers.js'
+import { startFloor } from './lib/floor.js'
+import type { LoadFigures, Target } from './lib/load.js'
+import { fire } from './lib/load.js'
+import { median, medianOf, round } from './lib/stats.js'
 import { comparePairs } from './sections/compare.js'
 import { measureStarts } from './sections/start.js'
 import { measureStateSizes } from './sections/state-size.js'
@@ -105,6 +108,9 @@ async function measureComparisons(options: { results: Results; spec: string; set
         results.memory.sandbox_read_peak_rss_mb = peakRssMb(sandbox!.child.pid)
         results.memory.prism_read_peak_rss_mb = peakRssMb(prism!.child.pid)
       })
+      await attempt(results, 'floor', async () => {
+        results.floor = await measureFloor(sandbox!, settings)
+      })
     }
     if (on('write')) {
       log('bench: durable write path')
@@ -118,6 +124,23 @@ async function measureComparisons(options: { results: Results; spec: string; set
   } finally {
     await Promise.all([sandbox?.stop(), prism?.stop()])
     await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** The same GET /v1/campaigns body from a bare node:http server: what the machine allows at all. */
+async function measureFloor(sandbox: RunningServer, settings: Parameters<typeof comparePairs>[1]): Promise<Results['floor']> {
+  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns`, { headers: AUTH })
+  const floor = await startFloor(await res.text())
+  try {
+    const target: Target = { url: `${floor.apiUrl}/v1/campaigns`, method: 'GET', headers: AUTH, status: 200, pid: floor.pid }
+    const load = { connections: settings.connections, seconds: settings.duration }
+    if (settings.warmup > 0) await fire(target, { ...load, seconds: settings.warmup })
+    const runs: LoadFigures[] = []
+    for (let i = 0; i < settings.runs; i++) runs.push(await fire(target, load))
+    log(`  floor (bare node:http, same body): ${Math.round(median(runs.map((r) => r.rps)))} req/s`)
+    return medianOf(runs, ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'])
+  } finally {
+    await floor.stop()
   }
 }
 

@@ -22,6 +22,8 @@ export interface Results {
   options: Omit<BenchOptions, 'out'>
   prism_spec: { path: string; fallback: boolean; reason?: string }
   read?: ComparisonRow[]
+  /** GET /v1/campaigns' body from a bare node:http server (no sandbox): the machine's floor. */
+  floor?: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request: number }
   write?: ComparisonRow[]
   state_size?: SizeRow[]
   start?: StartRow
@@ -82,6 +84,7 @@ const load = (f: { rps: number; p50: number; p99: number; failures: number; cpu_
 export function renderTable(r: Results): string {
   const lines = ['| figure | sandbox | Prism mock | sandbox ÷ Prism |', '|---|---|---|---|']
   for (const row of [...(r.read ?? []), ...(r.write ?? [])]) lines.push(`| ${row.label} | ${load(row.sandbox)} | ${load(row.prism)} | **${fmt(row.ratio, '×')}** req/s |`)
+  if (r.floor) lines.push(`| floor: GET /v1/campaigns' body from a bare node:http server (no sandbox) | ${load(r.floor)} | | |`)
   for (const s of r.state_size ?? []) {
     lines.push(`| durable write, ${s.audit_records.toLocaleString('en-US')} audit rows | ${load(s)} · resume ${fmt(s.resume_ms, ' ms')} · peak RSS ${fmt(s.peak_rss_mb, ' MB')} | | |`)
   }

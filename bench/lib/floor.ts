@@ -1,0 +1,28 @@
+import { firstLine, startChild } from './processes.js'
+import type { RunningServer } from './servers.js'
+
+// A bare node:http server that answers every request with one fixed JSON body: no routing, auth,
+// journal or state. It shows what this machine and load generator allow at all (the floor).
+const SERVER = `
+import { createServer } from 'node:http'
+const body = Buffer.from(process.env.FLOOR_BODY ?? '{}')
+const server = createServer((req, res) => {
+  req.resume()
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body))
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'))
+`
+
+/** Starts the floor server answering `body` on an ephemeral loopback port. */
+export async function startFloor(body: string): Promise<RunningServer> {
+  const started = performance.now()
+  const child = startChild(process.execPath, ['--input-type=module', '-e', SERVER], { env: { ...process.env, FLOOR_BODY: body } })
+  try {
+    const { port } = JSON.parse(await firstLine(child)) as { port: number }
+    const url = `http://127.0.0.1:${port}`
+    return { child, pid: child.pid, baseUrl: url, apiUrl: url, startMs: performance.now() - started, stop: () => child.stop() }
+  } catch (error) {
+    await child.stop(500)
+    throw error
+  }
+}
