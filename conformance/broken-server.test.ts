@@ -58,6 +58,7 @@ describe('the runner catches a broken server', () => {
       'key.child-bound-to-parent',
       'key.expired',
       'key.format',
+      'key.journal-masks-values',
       'key.no-cross-workspace',
       'key.revoke',
       'key.value-shown-once',

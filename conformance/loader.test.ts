@@ -51,4 +51,13 @@ describe('loading scenario files', () => {
     for (const s of scenarios) expect(s.file).toMatch(/^scenarios\/[a-z]+\/[A-Z]+-\d{2}-[a-z0-9-]+\.yaml$/)
     for (const s of scenarios) expect(s.tags.some((t) => t === 'spec' || t === 'sandbox'), s.id).toBe(true)
   })
+
+  it('keeps spec-tagged scenarios free of the control plane, so they run on any deployment', async () => {
+    const scenarios = await loadScenarios(['scenarios'])
+    const offending = scenarios.filter((s) => s.tags.includes('spec')).filter((s) => {
+      const text = JSON.stringify([s.setup, s.steps, s.requires])
+      return /"(control|journal)":|"requires":\["(control|clock|faults|journal)|\/api\/v1\/audit/.test(text)
+    })
+    expect(offending.map((s) => s.id)).toEqual([])
+  })
 })
