@@ -67,6 +67,14 @@ describe('runScenarios', () => {
     expect(merged.coverage.rules.find((r) => r.id === 'KEY-09')?.scenarios).toEqual([{ id: 'fx.sandbox', outcome: 'passed' }])
   })
 
+  it('retries a step until its expectation holds, and reports the attempts', async () => {
+    const run = await runScenarios({ ...quiet, paths: [`${FX}/_more/R-01-retry.yaml`] })
+    const [, retried, , exhausted] = run.scenarios[0].steps
+    expect(retried).toMatchObject({ outcome: 'passed', attempts: 3 })
+    expect(exhausted).toMatchObject({ outcome: 'failed', attempts: 3 })
+    expect(exhausted.reason).toMatch(/status: expected 200, got 429/)
+  })
+
   it('writes json, ndjson, junit and html reports with secrets redacted', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conform-'))
     const files = { json: 'r.json', ndjson: 'e.ndjson', junit: 'j.xml', html: 'r.html' }
