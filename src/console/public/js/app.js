@@ -49,7 +49,8 @@ async function poll() {
   polling = true
   try {
     const [c, q] = await Promise.all([get('/clock'), get('/console/queue')])
-    Object.assign(clock, { now: Date.parse(c.now), frozen: c.frozen, fetchedAt: performance.now() })
+    // The queue's own `now` is read with its entries, so a countdown never starts before its write.
+    Object.assign(clock, { now: Math.max(Date.parse(c.now), Date.parse(q.now)), frozen: c.frozen, fetchedAt: performance.now() })
     $('queue-count').textContent = q.entries.length ? String(q.entries.length) : ''
     $('clock-state').textContent = c.frozen ? 'frozen' : ''
     if ($('alert').dataset.source === 'poll') app.clearAlert()
