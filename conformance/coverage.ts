@@ -37,6 +37,8 @@ export interface CoverageReport {
   /** Ids named by scenarios that RULES.md does not know. */
   unknown: string[]
   percent: number
+  /** True when the run enforced the gate (`--coverage`). */
+  gated?: boolean
 }
 
 /** Which scenarios cover each rule, with their outcome in this run. */

@@ -13,7 +13,7 @@ export async function mergeReports(files: string[], options: { reporters?: Repor
   const byId = new Map(runs.flatMap((r) => r.scenarios).map((s) => [s.id, s]))
   const scenarios = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id))
   const summary = summarize(scenarios, Math.max(0, ...runs.map((r) => r.summary.duration_ms)))
-  const coverage = computeCoverage(scenarios, scenarios)
+  const coverage = { ...computeCoverage(scenarios, scenarios), gated: options.coverage === true }
   const failed = summary.failed > 0 || summary.stale > 0
   const run: RunResult = {
     scenarios,

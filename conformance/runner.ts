@@ -112,7 +112,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   }
   const sdk = isFactory(options.target) ? options.target.sdk : undefined
   applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml', { sdk }))
-  const coverage = computeCoverage(all, results, options.coverageExclude)
+  const coverage = { ...computeCoverage(all, results, options.coverageExclude), gated: options.coverage === true }
   const summary = summarize(results, performance.now() - started)
   const failed = summary.failed > 0 || summary.stale > 0
   const run: RunResult = {

@@ -71,7 +71,8 @@ function summary(run: RunResult, write: (t: string) => void, color: (c: string, 
   const s = run.summary
   const cov = run.coverage
   write('')
-  if (cov.uncovered.length) write(color('31', `rule coverage ${cov.percent}%: no scenario covers ${cov.uncovered.join(', ')}`))
+  if (cov.uncovered.length && cov.gated) write(color('31', `rule coverage ${cov.percent}%: no scenario covers ${cov.uncovered.join(', ')}`))
+  else if (cov.uncovered.length) write(color('2', `rule coverage ${cov.percent}% of the loaded scenarios (${cov.uncovered.length} rule ids uncovered; --coverage enforces it)`))
   else write(`rule coverage ${cov.percent}% (${cov.rules.filter((r) => !r.excluded).length} rules; excluded: ${cov.rules.filter((r) => r.excluded).map((r) => r.id).join(' ') || 'none'})`)
   write(`${s.skipped} skipped, ${s.expected_failures} expected failures (baseline), ${s.stale} stale baseline entries, ${s.violations} contract violations, ${(s.duration_ms / 1000).toFixed(2)} s`)
   write(color(s.failed || s.stale ? '31' : '32', closingLine(s)))
