@@ -26,7 +26,7 @@ afterEach(() => {
   process.exitCode = undefined
 })
 
-describe('adops-sandbox conform (exit codes)', () => {
+describe('adops-sandbox conform (exit codes)', { timeout: 90_000 }, () => {
   it('0 when every scenario passes; the last line is "N passed, N failed"', async () => {
     const r = await conform(['conformance/test-fixtures/pass', '--no-baseline'])
     expect(r.code).toBe(0)

@@ -21,7 +21,7 @@ function withoutPrefix(): TargetFactory {
 
 const paths = ['conformance/test-fixtures/pass/A-01-pass.yaml']
 
-describe('contract validation of every exchange', () => {
+describe('contract validation of every exchange', { timeout: 90_000 }, () => {
   it('inline: a conforming sandbox has no violations', async () => {
     const run = await runScenarios({ paths, contract: 'inline', baseline: null })
     expect(run.summary).toMatchObject({ passed: 1, failed: 0, violations: 0 })

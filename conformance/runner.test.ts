@@ -11,7 +11,7 @@ import { fileReporter } from './reporters/files.js'
 const FX = 'conformance/test-fixtures'
 const quiet = { baseline: null } as const
 
-describe('runScenarios', () => {
+describe('runScenarios', { timeout: 90_000 }, () => {
   let sandbox: RunningSandbox
   beforeAll(async () => {
     sandbox = await createSandbox()

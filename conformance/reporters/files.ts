@@ -1,3 +1,5 @@
+import { createWriteStream, mkdirSync } from 'node:fs'
+import type { WriteStream } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Reporter, RunEvent, RunResult } from '../runner.js'
@@ -15,14 +17,21 @@ export function jsonReporter(file: string): Reporter {
   return { finish: (run, secrets) => write(file, `${JSON.stringify(secrets.redactDeep(run), null, 2)}\n`) }
 }
 
-/** Every event as one JSON line, written as the run goes. */
+/** Every event as one JSON line, written as the run goes (a crash leaves the lines so far). */
 export function ndjsonReporter(file: string): Reporter {
-  const lines: string[] = []
+  let stream: WriteStream | null = null
   return {
     onEvent(event: RunEvent, secrets: Secrets) {
-      lines.push(JSON.stringify(secrets.redactDeep(event.type === 'run-end' ? { type: 'run-end', summary: event.run.summary, coverage: { percent: event.run.coverage.percent, uncovered: event.run.coverage.uncovered } } : event)))
+      if (!stream) {
+        mkdirSync(dirname(file), { recursive: true })
+        stream = createWriteStream(file)
+      }
+      const line = event.type === 'run-end'
+        ? { type: 'run-end', summary: event.run.summary, coverage: { percent: event.run.coverage.percent, uncovered: event.run.coverage.uncovered } }
+        : event
+      stream.write(`${JSON.stringify(secrets.redactDeep(line))}\n`)
     },
-    finish: () => write(file, `${lines.join('\n')}\n`),
+    finish: () => new Promise<void>((resolve) => (stream ? stream.end(resolve) : resolve())),
   }
 }
 
