@@ -14,6 +14,8 @@ export type IncludeSpec = z.output<typeof includeSchema>
 export async function runInclude(spec: IncludeSpec, ctx: StepContext): Promise<StepSubject> {
   const { file, with: given } = typeof spec === 'string' ? { file: spec, with: {} } : spec
   const fragment = await loadFragment(file, ctx.scenario.file)
+  const missing = fragment.requires.filter((c) => !ctx.target.capabilities.has(c))
+  if (missing.length > 0) return { skipped: `${file} needs capability ${missing.join(', ')}` }
   const unknown = Object.keys(given).filter((k) => !(k in fragment.params))
   if (unknown.length > 0) return { status: 400, body: { error: `${file} takes no parameter ${unknown.join(', ')}; it takes ${Object.keys(fragment.params).join(', ')}` } }
   const params = { ...fragment.params, ...ctx.render(given) }
