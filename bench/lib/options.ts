@@ -28,10 +28,10 @@ export interface BenchOptions {
 
 const HELP = `npm run bench -- [flags]
 
-  --quick                 smoke run: 1 s loads, 1 run, sizes 1k,10k (results to a temp dir)
+  --quick                 smoke run: 0.5 s loads, no warm-up, 1 run, sizes 1k,10k, one scenario (results to a temp dir)
   --connections <n>       concurrent connections (default 50)
-  --duration <s>          seconds per measured run (default 10)
-  --warmup <s>            seconds of discarded load before each target (default 3)
+  --duration <s>          seconds per measured run (default 10; quick 0.5)
+  --warmup <s>            seconds of discarded load before each target (default 3; quick 0)
   --runs <n>              measured runs per figure, median reported (default 5)
   --start-runs <n>        cold starts per server (default 5)
   --sizes <list>          audit records for write cost vs state size (default 1000,10000,100000)
@@ -67,8 +67,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions | 'help
   for (const s of sections) if (!SECTIONS.includes(s as Section)) throw new Error(`--only: unknown section "${s}" (${SECTIONS.join(', ')})`)
   return {
     connections: num('connections', values.connections, 50),
-    duration: num('duration', values.duration, quick ? 1 : 10),
-    warmup: num('warmup', values.warmup, quick ? 0.5 : 3),
+    duration: num('duration', values.duration, quick ? 0.5 : 10),
+    warmup: num('warmup', values.warmup, quick ? 0 : 3),
     runs: num('runs', values.runs, quick ? 1 : 5),
     startRuns: num('start-runs', values['start-runs'], quick ? 1 : 5),
     sizes: values.sizes ? values.sizes.split(',').map((s) => num('sizes', s, 0)) : quick ? [1000, 10000] : [1000, 10000, 100000],

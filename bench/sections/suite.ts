@@ -12,7 +12,7 @@ export interface SuiteRow {
   wall_ms?: number
   load_ms?: number
   run_ms?: number
-  /** Scenario path run, when not the whole suite (`--quick` runs one folder to check the plumbing). */
+  /** Scenario path run, when not the whole suite (`--quick` runs one scenario to check the plumbing). */
   subset?: string
   module?: string
   skipped?: string
