@@ -76,9 +76,19 @@ async function decideInConsole(page: Page, sb: RunningSandbox, action: 'Approve'
   expect(text).toContain('svc_test_age…')
   expect(text).toMatch(/Expires\s+in 2d 23h/)
   expect(text).toMatch(/Cost\s+\d+ credits, charged on approval/)
-  await page.getByLabel('Reviewer name').fill('Rey Reviewer')
-  if (DOCS_DIR && action === 'Approve') await docsQueueShot(page, sb)
-  await card.getByRole('button', { name: new RegExp(`^${action}`) }).click()
+  if (action === 'Approve') {
+    await page.getByLabel('Reviewer name').fill('Rey Reviewer')
+    if (DOCS_DIR) await docsQueueShot(page, sb)
+    await card.getByRole('button', { name: /^Approve/ }).click()
+  } else {
+    // Keyboard only: type the name, Tab to Approve, Tab to Reject, Enter.
+    await page.getByLabel('Reviewer name').focus()
+    await page.keyboard.type('Rey Reviewer')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Reject enable_campaign/)
+    await page.keyboard.press('Enter')
+  }
   await card.waitFor({ state: 'detached' })
   await page.getByRole('status').filter({ hasText: `${action === 'Approve' ? 'Approved' : 'Rejected'} enable_campaign` }).waitFor()
   return held
@@ -100,7 +110,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect((await audit(sb, held.auditId)).review).toMatchObject({ by: 'Rey Reviewer', action: 'approve' })
   })
 
-  it('rejecting a held write in the console runs nothing: the campaign stays paused', async () => {
+  it('rejecting a held write with the keyboard runs nothing: the campaign stays paused', async () => {
     const sb = await start()
     const held = await withPage(browser, 'queue-reject', (page) => decideInConsole(page, sb, 'Reject'))
     expect((await campaign(sb, held.campaign.id)).status).toBe('PAUSED')
