@@ -226,7 +226,9 @@ function labelOf(step: Step): string {
   const kind = kindOf(step)
   const value = step[kind] as Record<string, unknown> | string
   let summary = ''
+  const custom = stepKind(kind)?.label
   if (kind === 'request' && typeof value === 'object') summary = `${String(value.method ?? 'GET').toUpperCase()} ${value.path ?? value.url}`
+  else if (custom) summary = custom(value)
   else if (typeof value === 'object' && value) summary = Object.keys(value).filter((k) => value[k] !== undefined).join(', ')
   else summary = String(value)
   return `${step.id ? `${step.id}: ` : ''}${kind} ${summary}`.trim()

@@ -17,6 +17,8 @@ export interface StepKind<T = unknown> {
   run: (value: T, ctx: StepContext) => Promise<StepSubject>
   /** True when the result is an HTTP exchange that the contract should check. */
   exchange?: boolean
+  /** A short summary of the step for transcripts (default: the keys it sets). */
+  label?: (value: T) => string
 }
 
 const kinds = new Map<string, StepKind<any>>()
