@@ -75,6 +75,22 @@ describe('runScenarios', { timeout: 90_000 }, () => {
     expect(exhausted.reason).toMatch(/status: expected 200, got 429/)
   })
 
+  it('runs serial scenarios alone, after the parallel ones', async () => {
+    const order: string[] = []
+    await runScenarios({
+      ...quiet,
+      jobs: 4,
+      paths: [`${FX}/_more/S-01-serial.yaml`, `${FX}/_more/S-02-serial.yaml`, `${FX}/pass`],
+      onEvent: (e) => {
+        if (e.type === 'scenario-start') order.push(`start ${e.id}`)
+        if (e.type === 'scenario-end') order.push(`end ${e.result.id}`)
+      },
+    })
+    const serial = order.filter((e) => e.includes('serial'))
+    expect(serial).toEqual(['start fx.serial-1', 'end fx.serial-1', 'start fx.serial-2', 'end fx.serial-2'])
+    expect(order.indexOf('start fx.serial-1')).toBeGreaterThan(order.indexOf('end fx.pass'))
+  })
+
   it('writes json, ndjson, junit and html reports with secrets redacted', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conform-'))
     const files = { json: 'r.json', ndjson: 'e.ndjson', junit: 'j.xml', html: 'r.html' }
