@@ -7,6 +7,8 @@ const workspaceBody = z.object({ workspace: z.string() }).catchall(z.unknown())
 /** `control`: one sandbox control-plane operation (DESIGN "Control plane"). */
 export const controlSchema = z.strictObject({
   reset: z.union([z.literal(true), z.strictObject({ world: z.string().optional(), seed: z.number().int().optional() })]).optional(),
+  /** Shorthand for `reset: {world}`. */
+  world: z.string().optional(),
   clock: z.strictObject({ advance: z.union([z.string(), z.number()]).optional(), set: z.string().optional(), freeze: z.boolean().optional() }).optional(),
   policy: workspaceBody.optional(),
   credits: workspaceBody.optional(),
@@ -36,6 +38,8 @@ export async function runControl(spec: ControlSpec, ctx: StepContext): Promise<S
   const [method, path, body] = route(c)
   try {
     const result = await control.request(method, path, body)
+    // A reset loads a world: its keys become the named credentials of the following steps.
+    if (path === '/reset') refreshCredentials(ctx, result as { keys?: Array<{ name: string; value: string }> })
     return { status: 200, body: result, notes: [`${method} /_sandbox${path}`] }
   } catch (error) {
     if (!(error instanceof ControlError)) throw error
@@ -43,10 +47,18 @@ export async function runControl(spec: ControlSpec, ctx: StepContext): Promise<S
   }
 }
 
+function refreshCredentials(ctx: StepContext, result: { keys?: Array<{ name: string; value: string }> }): void {
+  if (!result.keys) return
+  const credentials = ctx.target.credentials
+  for (const name of Object.keys(credentials)) delete credentials[name]
+  for (const key of result.keys) credentials[key.name] = key.value
+}
+
 function route(c: ControlSpec): [string, string, unknown] {
   const ws = (b: { workspace: string }) => encodeURIComponent(b.workspace)
   const rest = <T extends { workspace: string }>({ workspace: _w, ...body }: T) => body
   if (c.reset) return ['POST', '/reset', c.reset === true ? {} : c.reset]
+  if (c.world) return ['POST', '/reset', { world: c.world }]
   if (c.clock) return ['POST', '/clock', c.clock]
   if (c.policy) return ['PUT', `/workspaces/${ws(c.policy)}/policy`, rest(c.policy)]
   if (c.credits) return ['PUT', `/workspaces/${ws(c.credits)}/credits`, rest(c.credits)]
