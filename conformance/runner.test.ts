@@ -75,7 +75,7 @@ describe('runScenarios', { timeout: 90_000 }, () => {
     expect(exhausted.reason).toMatch(/status: expected 200, got 429/)
   })
 
-  it('switches worlds mid-scenario; the new world's keys become the credentials', async () => {
+  it('switches worlds mid-scenario; the keys of the new world become the credentials', async () => {
     const run = await runScenarios({ ...quiet, paths: [`${FX}/_more/W-01-world.yaml`] })
     expect(run.scenarios[0].steps.map((s) => s.outcome)).toEqual(['passed', 'passed', 'passed', 'skipped'])
     expect(run.scenarios[0].steps[3].reason).toMatch(/no credential `owner`/)
