@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http'
-import { validateInput, validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
+import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import routerModule from '@stoplight/prism-http/dist/router/index.js'
 import type { IHttpOperation } from '@stoplight/types'
 import type { Exchange, Violation } from './types.js'
@@ -57,14 +57,6 @@ export class Contract {
       element: { statusCode: exchange.response.status, headers: exchange.response.headers, body: exchange.response.body },
     })
     return diagnostics(output, 'response').filter((v) => v.severity === 'error')
-  }
-
-  /** Request-side findings (for reports; negative tests send invalid requests on purpose). */
-  validateRequest(exchange: Exchange): Violation[] {
-    const request = { method: exchange.method.toLowerCase() as 'get', url: { path: exchange.path, query: toQuery(exchange.request.query) }, headers: exchange.request.headers, body: exchange.request.body }
-    const op = route({ resources: this.operations, input: request })
-    if (op._tag === 'Left' || !op.right) return []
-    return diagnostics(validateInput({ resource: op.right, element: request }), 'request')
   }
 }
 
