@@ -28,6 +28,7 @@ describe('loading scenario files', () => {
     ['a step with two kinds', `${base}steps:\n  - request: { path: /v1/me }\n    wait: { duration: 1s }\n`, /exactly one of .*request.*; got request and wait/],
     ['a step with no kind', `${base}steps:\n  - expect: { status: 200 }\n`, /exactly one of .* got none/],
     ['an unknown matcher', `${base}steps:\n  - request: { path: /v1/me }\n    expect: { match: { $.a: { equals: 1 } } }\n`, /unknown matcher `equals`/],
+    ['a step id that shadows a template namespace', `${base}steps:\n  - id: vars\n    wait: { duration: 1s }\n`, /steps\[0\]\.id: must not be one of env/],
     ['a bad rule id', 'id: x\ntitle: A case.\ncovers: [key-1]\nsteps:\n  - request: { path: /v1/me }\n', /^f:3:\d+ covers\[0\]: must be a rule id/],
     ['a YAML syntax error, once', `${base}steps:\n  - request: { path: /v1/me, query: { a: [1 }\n`, /^f:\d+:\d+ .*YAML syntax/],
   ])('reports %s with file:line:column', async (_name, text, pattern) => {

@@ -30,6 +30,9 @@ export const expectSchema = z.strictObject({
 })
 export type Expect = z.infer<typeof expectSchema>
 
+/** Template namespaces a step id would shadow. */
+const RESERVED = ['env', 'run', 'world', 'target', 'captures', 'steps', 'params', 'vars']
+
 const capture = z.union([
   z.string().startsWith('$', 'must be a JSONPath starting with `$`'),
   z.strictObject({ header: z.string() }),
@@ -37,7 +40,8 @@ const capture = z.union([
 ])
 
 const common = {
-  id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must be letters, digits, `_` or `-`').optional(),
+  id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must be letters, digits, `_` or `-`')
+    .refine((id) => !RESERVED.includes(id), `must not be one of ${RESERVED.join(', ')} (template namespaces)`).optional(),
   name: z.string().optional(),
   requires: z.array(z.string()).optional(),
   expect: expectSchema.optional(),
