@@ -100,7 +100,7 @@ async function settledSeq(target: Target, after: number | null): Promise<number 
 
 export type { SdkSession }
 
-registerStepKind({ name: 'sdk', schema: sdkSchema, requires: () => ['sdk'], run: runSdk, label: (s) => [s.op, s.params.script].filter(Boolean).join(' ') })
+registerStepKind({ name: 'sdk', schema: sdkSchema, requires: () => ['sdk'], run: runSdk, label: (s) => [s.op, s.params?.script].filter(Boolean).join(' ') })
 registerStepKind({
   name: 'sdk_journal', schema: sdkJournalSchema, requires: () => ['sdk', 'journal'], run: runSdkJournal,
   label: (j) => `${j.of ? `of ${j.of}: ` : ''}${Object.keys(j).filter((k) => k !== 'of' && j[k as keyof typeof j] !== undefined).join(', ')}`,
