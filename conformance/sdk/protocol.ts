@@ -24,7 +24,7 @@ export const adapterError = z.object({
   code: z.string().optional(),
   message: z.string().optional(),
 }).loose()
-export type AdapterError = z.infer<typeof adapterError>
+export type AdapterErrorBody = z.infer<typeof adapterError>
 
 export const adapterAnswer = z.union([
   z.object({ id: z.number().int(), ok: z.literal(true), value: z.unknown().optional() }),
