@@ -1,7 +1,7 @@
 import type { Deps } from './ports.js'
 import type { Campaign } from './model.js'
 import type { Totals } from './metrics.js'
-import { addDays, dateOf, metricsRange, sumMetrics } from './metrics.js'
+import { addDays, dateOf, rangeTotals } from './metrics.js'
 import { SandboxError } from './errors.js'
 
 /** A campaign row (DESIGN "Campaign row"): settings plus metrics over a window; ctr is a fraction. */
@@ -20,7 +20,7 @@ export const ROW_WINDOW_DAYS = 30
 
 export function campaignRow(campaign: Campaign, now: number, days = ROW_WINDOW_DAYS): CampaignRow {
   const end = dateOf(now)
-  const totals = sumMetrics(metricsRange(campaign, addDays(end, -(days - 1)), end, now))
+  const totals = rangeTotals(campaign, addDays(end, -(days - 1)), end, now)
   return {
     campaign_id: campaign.id,
     campaign_name: campaign.campaign_name,

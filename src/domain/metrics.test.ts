@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Campaign } from './model.js'
-import { DAY_MS, dailyMetrics, metricsRange, sumMetrics } from './metrics.js'
+import { DAY_MS, dailyMetrics, metricsRange, rangeTotals, sumMetrics } from './metrics.js'
 
 const T0 = Date.parse('2026-03-01T00:00:00Z')
 const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
@@ -79,5 +79,16 @@ describe('daily metrics', () => {
     const evening = metricsRange(c, '2026-02-20', '2026-03-03', morning + 12 * 3_600_000)
     expect(evening.slice(0, -1)).toEqual(first.slice(0, -1))
     expect(evening.at(-1)!.clicks).toBeGreaterThan(first.at(-1)!.clicks)
+  })
+
+  it('total a window exactly like summing its rows, on repeated and moving windows', () => {
+    const c = campaign({ budget_history: [{ at: at(-30), daily_budget: 100 }, { at: at(-3, 7), daily_budget: 37.5 }] })
+    for (const hours of [1, 13, 30, 79]) {
+      const now = T0 + hours * 3_600_000
+      for (const [from, to] of [['2026-02-01', '2026-03-04'], ['2026-02-27', '2026-03-01'], ['2026-03-02', '2026-03-09']]) {
+        expect(rangeTotals(c, from, to, now)).toEqual(sumMetrics(metricsRange(c, from, to, now)))
+        expect(rangeTotals(c, from, to, now)).toEqual(sumMetrics(metricsRange(campaign({ budget_history: c.budget_history }), from, to, now)))
+      }
+    }
   })
 })

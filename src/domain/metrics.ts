@@ -65,20 +65,34 @@ function computeDay(campaign: Campaign, date: string, start: number, now: number
 
 /** Daily rows from `startDate` to `endDate` inclusive, skipping days before the campaign existed. */
 export function metricsRange(campaign: Campaign, startDate: string, endDate: string, now: number): DayMetrics[] {
-  const first = Date.parse(`${startDate}T00:00:00Z`)
-  const last = Date.parse(`${endDate}T00:00:00Z`)
-  const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
-  // Days before today have ended: the same window asked again today (list polling) reuses them.
-  const key = `${startDate}|${endDate}|${today}|${campaign.status_history.length}|${campaign.budget_history.length}`
-  let past = lastPastRange.get(campaign)
-  if (past?.key !== key) {
-    past = { key, rows: daysBetween(campaign, first, Math.min(last, today - DAY_MS), now) }
-    lastPastRange.set(campaign, past)
-  }
+  const { past, first, last, today } = pastPart(campaign, startDate, endDate, now)
   return [...past.rows, ...daysBetween(campaign, Math.max(first, today), last, now)]
 }
 
-const lastPastRange = new WeakMap<Campaign, { key: string; rows: DayMetrics[] }>()
+/** `sumMetrics(metricsRange(…))` without rebuilding the ended days: the hot path of campaign rows. */
+export function rangeTotals(campaign: Campaign, startDate: string, endDate: string, now: number): Totals {
+  const { past, first, last, today } = pastPart(campaign, startDate, endDate, now)
+  return derive(roundCost(addRows(past.sum, daysBetween(campaign, Math.max(first, today), last, now))))
+}
+
+// Days before today have ended: the same window asked again today (list polling) reuses them.
+function pastPart(campaign: Campaign, startDate: string, endDate: string, now: number) {
+  const first = Date.parse(`${startDate}T00:00:00Z`)
+  const last = Date.parse(`${endDate}T00:00:00Z`)
+  const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
+  const key = `${startDate}|${endDate}|${today}|${campaign.status_history.length}|${campaign.budget_history.length}`
+  let past = lastPastRange.get(campaign)
+  if (past?.key !== key) {
+    const rows = daysBetween(campaign, first, Math.min(last, today - DAY_MS), now)
+    past = { key, rows, sum: addRows(ZERO, rows) }
+    lastPastRange.set(campaign, past)
+  }
+  return { past, first, last, today }
+}
+
+type Sums = Pick<Totals, 'impressions' | 'clicks' | 'conversions' | 'cost'>
+const ZERO: Sums = { impressions: 0, clicks: 0, conversions: 0, cost: 0 }
+const lastPastRange = new WeakMap<Campaign, { key: string; rows: DayMetrics[]; sum: Sums }>()
 
 function daysBetween(campaign: Campaign, from: number, to: number, now: number): DayMetrics[] {
   const created = Date.parse(campaign.created_at)
@@ -92,13 +106,21 @@ function daysBetween(campaign: Campaign, from: number, to: number, now: number):
 
 /** Sums rows and derives ctr (a fraction), cpc and cpa; ratios over zero are 0. */
 export function sumMetrics(rows: readonly Totals[]): Totals {
-  const sum = rows.reduce((acc, r) => ({
+  return derive(roundCost(addRows(ZERO, rows)))
+}
+
+// Adds rows in order, so a cached partial sum plus the rest equals the sum of all rows exactly.
+function addRows(start: Sums, rows: readonly Sums[]): Sums {
+  return rows.reduce((acc, r) => ({
     impressions: acc.impressions + r.impressions,
     clicks: acc.clicks + r.clicks,
     conversions: acc.conversions + r.conversions,
     cost: acc.cost + r.cost,
-  }), { impressions: 0, clicks: 0, conversions: 0, cost: 0 })
-  return derive({ ...sum, cost: round(sum.cost, 2) })
+  }), start)
+}
+
+function roundCost(sum: Sums): Sums {
+  return { impressions: sum.impressions, clicks: sum.clicks, conversions: sum.conversions, cost: round(sum.cost, 2) }
 }
 
 /** UTC date text of an instant. */
