@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -65,6 +65,15 @@ describe('adops-sandbox conform (exit codes)', { timeout: 90_000 }, () => {
     const r = await conform(['conformance/test-fixtures/pass', '--coverage', '--no-baseline'])
     expect(r.code).toBe(4)
     expect(r.stdout).toMatch(/no scenario covers .*DISP-01/)
+  })
+
+  it('merges shard reports into one JUnit file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conform-'))
+    for (const i of [1, 2]) await conform(['conformance/test-fixtures', '--shard', `${i}/2`, '--no-baseline', '--reporter', `json:${join(dir, `s${i}.json`)}`])
+    const r = await conform(['merge', join(dir, 's1.json'), join(dir, 's2.json'), '--reporter', `junit:${join(dir, 'j.xml')}`])
+    expect(r.code).toBe(1)
+    expect(r.stdout.trim().split('\n').at(-1)).toBe('2 passed, 1 failed')
+    expect((await readFile(join(dir, 'j.xml'), 'utf8')).match(/<testcase /g)).toHaveLength(3)
   })
 
   it('is wired into the adops-sandbox bin', async () => {

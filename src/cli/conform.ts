@@ -43,7 +43,9 @@ export function conformCommand(): Command {
     .argument('<files...>', 'JSON reports (--reporter json:file)')
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .option('--coverage', 'exit 4 unless every rule id is covered')
-    .action(async (files: string[], opts: { reporter?: string[]; coverage?: boolean }) => {
+    .action(async (files: string[], _opts: unknown, merge: Command) => {
+      // `conform` declares the same options, so commander may file them there: read both.
+      const opts = merge.optsWithGlobals<{ reporter?: string[]; coverage?: boolean }>()
       const { mergeReports } = await import('../../conformance/merge.js')
       const run = await mergeReports(files, { reporters: [ttyReporter(), ...(opts.reporter ?? []).map(fileReporter)], coverage: opts.coverage })
       process.exitCode = run.exitCode
