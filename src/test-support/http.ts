@@ -72,3 +72,10 @@ export async function call(origin: string, method: string, path: string, options
 
 /** The `svc_test_` + 32 characters shape of every key the sandbox issues (KEY-01). */
 export const KEY_FORMAT = /^svc_test_[A-Za-z0-9]{32}$/
+
+/** Ids of one ENABLED and one PAUSED campaign of the default world (owner's view). */
+export async function campaignsByStatus(sb: TestSandbox): Promise<{ enabled: string; paused: string }> {
+  const list = (await sb.api('GET', '/v1/campaigns?limit=100', { key: KEYS.owner })).body.campaigns as Array<{ status: string; campaign_id: string }>
+  const pick = (status: string) => list.find((c) => c.status === status)?.campaign_id ?? ''
+  return { enabled: pick('ENABLED'), paused: pick('PAUSED') }
+}

@@ -8,6 +8,11 @@ function target(ctx: ScriptContext): Campaign {
   return findCampaign(ctx.deps, ctx.workspace.id, str(ctx, 'campaign_id'))
 }
 
+/** The fields every campaign write result starts with. */
+function changed(campaign: Campaign) {
+  return { success: true, simulated: true, campaign_id: campaign.id, campaign_name: campaign.campaign_name, platform: 'google' }
+}
+
 /** pause / enable / remove: previous and new status (REST-02, GATE-03). */
 function statusScript(status: CampaignStatus, verb: string): ScriptExecutor {
   return {
@@ -22,11 +27,7 @@ function statusScript(status: CampaignStatus, verb: string): ScriptExecutor {
         before: { status: before.status },
         after: { status: after.status },
         result: {
-          success: true,
-          simulated: true,
-          campaign_id: after.id,
-          campaign_name: after.campaign_name,
-          platform: 'google',
+          ...changed(after),
           status: after.status,
           previous_status: before.status,
           message: `Campaign "${after.campaign_name}" ${verb} (was ${before.status}).`,
@@ -51,11 +52,7 @@ const updateBudget: ScriptExecutor = {
       before: { daily_budget: before.daily_budget },
       after: { daily_budget: after.daily_budget },
       result: {
-        success: true,
-        simulated: true,
-        campaign_id: after.id,
-        campaign_name: after.campaign_name,
-        platform: 'google',
+        ...changed(after),
         daily_budget: { previous: before.daily_budget, current: after.daily_budget, currency: after.currency },
         previous_daily_budget: before.daily_budget,
         new_daily_budget: after.daily_budget,

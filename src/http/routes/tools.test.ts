@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../../test-support/http.js'
-import { KEYS, startSandbox } from '../../test-support/http.js'
+import { KEYS, campaignsByStatus, startSandbox } from '../../test-support/http.js'
 
 let sb: TestSandbox
 let enabled: string
@@ -12,9 +12,7 @@ beforeAll(async () => {
 afterAll(() => sb.close())
 beforeEach(async () => {
   await sb.control.reset('default')
-  const list = (await sb.api('GET', '/v1/campaigns?limit=100', { key: KEYS.owner })).body.campaigns
-  enabled = list.find((c: { status: string }) => c.status === 'ENABLED').campaign_id
-  paused = list.find((c: { status: string }) => c.status === 'PAUSED').campaign_id
+  ;({ enabled, paused } = await campaignsByStatus(sb))
 })
 
 /** Dispatch with the owner key by default; `null` sends no key. */
