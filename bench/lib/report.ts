@@ -94,7 +94,7 @@ export function renderTable(r: Results): string {
   if (r.suite) {
     const s = r.suite
     const value = s.wall_ms === undefined ? `not run: ${s.skipped}`
-      : `${round(s.wall_ms / 1000, 2)} s (kit load ${round((s.load_ms ?? 0) / 1000, 2)} s + run ${round((s.run_ms ?? 0) / 1000, 2)} s) · ${s.scenarios} scenarios, ${s.passed} passed, ${s.failed} failed · ${s.contract_violations ?? 0} contract violations`
+      : `${round(s.wall_ms / 1000, 2)} s (kit load ${round((s.load_ms ?? 0) / 1000, 2)} s + run ${round((s.run_ms ?? 0) / 1000, 2)} s) · ${s.scenarios} scenarios: ${s.passed} passed, ${s.failed} failed, ${s.skipped_scenarios ?? 0} skipped · ${s.contract_violations ?? 0} contract violations`
     lines.push(`| conformance suite (in-process sandbox${s.subset ? `, ${s.subset} only` : ''}) | ${value} | | |`)
   }
   const m = r.memory
