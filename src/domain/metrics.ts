@@ -51,17 +51,29 @@ const endedDays = new WeakMap<Campaign, Map<string, DayMetrics>>()
 
 function computeDay(campaign: Campaign, date: string, start: number, now: number): DayMetrics {
   const active = enabledMs(campaign, start, Math.min(start + DAY_MS, now)) / DAY_MS
+  const { fullClicks, ctr, cpc, cvr } = dayRates(campaign, date, start)
+  const clicks = Math.floor(fullClicks * active)
+  const impressions = clicks === 0 && active === 0 ? 0 : Math.round((fullClicks * active) / ctr)
+  return { date, ...derive({ impressions, clicks, conversions: Math.round(clicks * cvr), cost: round(clicks * cpc, 2) }) }
+}
+
+// The seeded draws of a day do not depend on the time of day: today's are kept while only the
+// enabled fraction grows with the clock.
+function dayRates(campaign: Campaign, date: string, start: number) {
+  const last = lastRates.get(campaign)
+  if (last?.date === date) return last
   const next = prng(hashSeed(campaign.seed, date))
   const profile = PROFILES[campaign.channel_type] ?? PROFILES.SEARCH
   const pacing = between(next, 0.72, 1)
   const ctr = between(next, ...profile.ctr)
   const cpc = round(between(next, ...profile.cpc), 2)
   const cvr = between(next, ...profile.cvr)
-  const fullClicks = (budgetOn(campaign, start) * pacing) / cpc
-  const clicks = Math.floor(fullClicks * active)
-  const impressions = clicks === 0 && active === 0 ? 0 : Math.round((fullClicks * active) / ctr)
-  return { date, ...derive({ impressions, clicks, conversions: Math.round(clicks * cvr), cost: round(clicks * cpc, 2) }) }
+  const rates = { date, fullClicks: (budgetOn(campaign, start) * pacing) / cpc, ctr, cpc, cvr }
+  lastRates.set(campaign, rates)
+  return rates
 }
+
+const lastRates = new WeakMap<Campaign, { date: string; fullClicks: number; ctr: number; cpc: number; cvr: number }>()
 
 /** Daily rows from `startDate` to `endDate` inclusive, skipping days before the campaign existed. */
 export function metricsRange(campaign: Campaign, startDate: string, endDate: string, now: number): DayMetrics[] {
@@ -77,22 +89,22 @@ export function rangeTotals(campaign: Campaign, startDate: string, endDate: stri
 
 // Days before today have ended: the same window asked again today (list polling) reuses them.
 function pastPart(campaign: Campaign, startDate: string, endDate: string, now: number) {
-  const first = Date.parse(`${startDate}T00:00:00Z`)
-  const last = Date.parse(`${endDate}T00:00:00Z`)
-  const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
-  const key = `${startDate}|${endDate}|${today}|${campaign.status_history.length}|${campaign.budget_history.length}`
+  const key = `${startDate}|${endDate}|${dateOf(now)}|${campaign.status_history.length}|${campaign.budget_history.length}`
   let past = lastPastRange.get(campaign)
   if (past?.key !== key) {
+    const first = Date.parse(`${startDate}T00:00:00Z`)
+    const last = Date.parse(`${endDate}T00:00:00Z`)
+    const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
     const rows = daysBetween(campaign, first, Math.min(last, today - DAY_MS), now)
-    past = { key, rows, sum: addRows(ZERO, rows) }
+    past = { key, rows, sum: addRows(ZERO, rows), first, last, today }
     lastPastRange.set(campaign, past)
   }
-  return { past, first, last, today }
+  return { past, first: past.first, last: past.last, today: past.today }
 }
 
 type Sums = Pick<Totals, 'impressions' | 'clicks' | 'conversions' | 'cost'>
 const ZERO: Sums = { impressions: 0, clicks: 0, conversions: 0, cost: 0 }
-const lastPastRange = new WeakMap<Campaign, { key: string; rows: DayMetrics[]; sum: Sums }>()
+const lastPastRange = new WeakMap<Campaign, { key: string; rows: DayMetrics[]; sum: Sums; first: number; last: number; today: number }>()
 
 function daysBetween(campaign: Campaign, from: number, to: number, now: number): DayMetrics[] {
   const created = Date.parse(campaign.created_at)
