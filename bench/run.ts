@@ -40,8 +40,9 @@ async function main(): Promise<void> {
     process.exit(3)
   }, options.timeout * 1000)
   deadline.unref()
-  if (options.build) build()
+  const buildWarning = options.build ? build() : null
   const results = await measure(options)
+  if (buildWarning) results.skipped.build = buildWarning
   results.machine.loadavg_end = loadavg().map((l) => round(l, 2))
   results.targets = evaluateTargets(results)
   const table = renderTable(results)
@@ -51,13 +52,16 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table}\nresults: ${join(options.out, 'results.json')}\n`)
 }
 
-function build(): void {
+/** Builds dist/; returns a warning (also kept in the results) when tsc reported errors. */
+function build(): string | null {
   log('bench: npm run build')
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
-  if (result.status === 0) return
+  if (result.status === 0) return null
   // tsc still emits on type errors (someone else's file mid-edit); measure that output, loudly.
   if (!existsSync(join(root, 'dist/src/main.js'))) throw new Error('npm run build failed and dist/src/main.js does not exist')
-  log('bench: WARNING: npm run build reported errors; measuring the JavaScript it emitted anyway')
+  const warning = 'npm run build reported type errors; the JavaScript it emitted was measured anyway'
+  log(`bench: WARNING: ${warning}`)
+  return warning
 }
 
 async function measure(options: BenchOptions): Promise<Results> {
