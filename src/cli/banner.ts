@@ -21,6 +21,8 @@ export function renderBanner(info: BannerInfo): string {
     `  base_url   ${info.base_url}    dispatcher, keys, connections, MCP`,
     `  api_url    ${info.api_url}    backend REST (/v1)`,
     `  control    ${info.base_url}/_sandbox${info.admin_token ? '    (X-Sandbox-Admin required)' : ''}`,
+    `  console    ${info.base_url}/_sandbox/console/    review queue, audit, journal, world`,
+    `  mcp        ${info.base_url}/mcp    hosted MCP (X-Service-Key or OAuth)`,
     `  state      ${info.state}`,
     '',
     '  keys (values: fixtures/worlds/<world>.yaml, README "Default world"):',
