@@ -6,5 +6,6 @@ export default defineConfig({
     exclude: ['dist/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    reporters: ['default', './src/test-support/summary-reporter.ts'],
   },
 })
