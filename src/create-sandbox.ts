@@ -36,7 +36,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   const sandbox = await buildSandbox(options)
   const host = options.host ?? '127.0.0.1'
   const base = await listen(sandbox.baseApp, host, options.port ?? 0)
-  const api = await listen(sandbox.apiApp, host, options.apiPort ?? 0).catch(async (error) => {
+  const api = await listen(sandbox.apiListener, host, options.apiPort ?? 0).catch(async (error) => {
     await base.close()
     throw error
   })

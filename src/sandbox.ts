@@ -1,4 +1,5 @@
 import type { Express } from 'express'
+import type { RequestListener } from 'node:http'
 import pino from 'pino'
 import type { Logger } from 'pino'
 import type { Deps, Ids } from './domain/ports.js'
@@ -14,6 +15,7 @@ import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
 import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
+import { withFastReads } from './http/fast-reads.js'
 import { connectionRoutes } from './http/routes/connections.js'
 import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
@@ -54,6 +56,8 @@ export interface Sandbox {
   ctx: AppContext
   baseApp: Express
   apiApp: Express
+  /** What listens on the api host: `apiApp` behind the fast read path (`http/fast-reads.ts`). */
+  apiListener: RequestListener
   /** True when the state came from an existing file rather than a fresh world. */
   resumed: boolean
   close(): Promise<void>
@@ -118,6 +122,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
     },
   }
+  // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
+  const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api')])
   return {
     ctx,
     baseApp: createBaseApp(ctx, {
@@ -127,8 +133,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
       control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
       pages: [mountConsolePages],
     }),
-    // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
-    apiApp: createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api')]),
+    apiApp,
+    apiListener: withFastReads(ctx, apiApp),
     resumed,
     close: () => store.close(),
   }

@@ -50,7 +50,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger, ids: randomIds(),
   }).catch((error: Error) => fail(error.message))
   const base = await listen(sandbox.baseApp, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
-  const api = await listen(sandbox.apiApp, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
+  const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
   sandbox.ctx.urls = { base: base.url, api: api.url }
   const meta = sandbox.ctx.deps.store.meta()
   const info: BannerInfo = {

@@ -1,5 +1,8 @@
-import type { Request } from 'express'
+import type { IncomingHttpHeaders } from 'node:http'
 import { SandboxError } from '../domain/errors.js'
+
+/** What credential reading needs of a request: express's or a bare `node:http` one. */
+export type WithHeaders = { headers: IncomingHttpHeaders }
 
 /**
  * Which credential headers each surface accepts (AUTH-01, AUTH-02). A header a surface does not
@@ -17,7 +20,7 @@ export type Surface = keyof typeof SURFACE_HEADERS
  * The one credential of a request on `surface`, or null. Two different keys in accepted headers is
  * 400 `MULTIPLE_CREDENTIALS`; the same key twice is fine (sandbox decision).
  */
-export function readCredential(req: Request, surface: Surface): string | null {
+export function readCredential(req: WithHeaders, surface: Surface): string | null {
   const found = new Map<string, string>()
   for (const header of SURFACE_HEADERS[surface]) {
     const value = headerValue(req, header)
@@ -31,7 +34,7 @@ export function readCredential(req: Request, surface: Surface): string | null {
 }
 
 /** The credential-looking value of a header, used by the journal for a prefix only. */
-export function anyCredential(req: Request): string | null {
+export function anyCredential(req: WithHeaders): string | null {
   for (const header of SURFACE_HEADERS.tools) {
     const value = headerValue(req, header)
     if (value) return value
@@ -39,7 +42,7 @@ export function anyCredential(req: Request): string | null {
   return null
 }
 
-function headerValue(req: Request, header: string): string | null {
+function headerValue(req: WithHeaders, header: string): string | null {
   const raw = req.headers[header]
   const text = (Array.isArray(raw) ? raw[0] : raw)?.trim()
   if (!text) return null

@@ -10,8 +10,7 @@ import { redactText } from '../support/redact.js'
  */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const sandboxError = toSandboxError(error)
-    if (sandboxError.status >= 500) logger.error({ err: redactError(error), path: redactText(req.path) }, 'unhandled error')
+    const sandboxError = errorToRender(logger, error, req.path)
     // A failure after the reply started cannot become a JSON error; end the exchange instead of hanging.
     if (res.headersSent) {
       res.end()
@@ -19,6 +18,13 @@ export function errorHandler(logger: Logger) {
     }
     res.set(sandboxError.headers).status(sandboxError.status).json(sandboxError.toBody())
   }
+}
+
+/** The `SandboxError` an error renders as; one that should never happen (5xx) is logged. */
+export function errorToRender(logger: Logger, error: unknown, path: string): SandboxError {
+  const sandboxError = toSandboxError(error)
+  if (sandboxError.status >= 500) logger.error({ err: redactError(error), path: redactText(path) }, 'unhandled error')
+  return sandboxError
 }
 
 /** Unknown routes: JSON 404, with a pointer when a base-host path is used on the api host (REST-04). */

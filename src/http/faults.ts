@@ -29,12 +29,17 @@ export function mountFaults(host: 'base' | 'api') {
 export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestHandler {
   const json = express.json({ limit: JSON_LIMIT, verify: keepRawBody })
   return (req: Request, res: Response, next: NextFunction): void => {
-    const rules = ctx.deps.store.faults.all().filter((r) => currentStep(r) !== null)
+    const rules = activeFaultRules(ctx)
     if (rules.length === 0) return next()
     // Only the dispatcher paths are parsed here (for script_name, and so the journal keeps the body of a faulted call); other mounts (MCP) read their own streams.
     if (!RUN_PATHS.has(req.path)) return fire(ctx, rules, host, req, res, next)
     json(req, res, (error?: unknown) => (error ? next(error) : fire(ctx, rules, host, req, res, next)))
   }
+}
+
+/** The fault rules that still have a step to fire; none means no exchange can be faulted. */
+export function activeFaultRules(ctx: AppContext): FaultRule[] {
+  return ctx.deps.store.faults.all().filter((r) => currentStep(r) !== null)
 }
 
 function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Request, res: Response, next: NextFunction): void {

@@ -1,4 +1,5 @@
 import { appendFile } from 'node:fs/promises'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import type { Logger } from 'pino'
 import type { Clock } from '../domain/ports.js'
@@ -36,7 +37,8 @@ export interface JournalQuery {
   limit?: number
 }
 
-interface StoredEntry extends Omit<JournalEntry, 'request' | 'response'> {
+/** An entry as kept in the ring: bodies as redacted text. */
+export interface StoredEntry extends Omit<JournalEntry, 'request' | 'response'> {
   request: { headers: Record<string, string>; body: string }
   response: { headers: Record<string, string>; body: string }
 }
@@ -113,22 +115,10 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     const record = (status: number) => {
       if (recorded) return
       recorded = true
-      const credential = anyCredential(req)
-      journal.record({
-        at: new Date().toISOString(),
-        sandbox_time: sandboxTime,
-        host,
-        method: req.method,
-        path: redactText(path),
-        query: JSON.parse(redactText(JSON.stringify(req.query ?? {}))) as Record<string, unknown>,
-        status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        // A prefix of something shorter than a key would be most of it; keep only real prefixes.
-        key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
-        request: { headers: redactHeaders(req.headers), body: redactText(rawBody(req)) },
-        response: { headers: pickHeaders(res), body: redactText(responseText) },
-        fault: (res.locals.fault as string | undefined) ?? null,
-      })
+      journal.record(exchangeEntry({
+        host, started, sandboxTime, path, status, req, res, query: req.query,
+        requestBody: rawBody(req), responseText, fault: (res.locals.fault as string | undefined) ?? null,
+      }))
     }
     res.on('finish', () => record(res.statusCode))
     // A connection a scripted fault dropped before any response is recorded with status 0.
@@ -136,6 +126,42 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
       if (res.locals.fault && !res.writableFinished) record(0)
     })
     next()
+  }
+}
+
+/** One exchange as seen by whichever path answered it (express, or the fast read path). */
+export interface Exchange {
+  host: 'base' | 'api'
+  /** `performance.now()` when the exchange started. */
+  started: number
+  sandboxTime: string
+  path: string
+  query: unknown
+  status: number
+  req: { method?: string; headers: IncomingHttpHeaders }
+  res: { getHeader(name: string): unknown }
+  requestBody: string
+  responseText: string
+  fault: string | null
+}
+
+/** The redacted journal entry of an exchange; the one builder both answering paths share. */
+export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
+  const credential = anyCredential(x.req)
+  return {
+    at: new Date().toISOString(),
+    sandbox_time: x.sandboxTime,
+    host: x.host,
+    method: x.req.method ?? '',
+    path: redactText(x.path),
+    query: JSON.parse(redactText(JSON.stringify(x.query ?? {}))) as Record<string, unknown>,
+    status: x.status,
+    duration_ms: Math.round((performance.now() - x.started) * 100) / 100,
+    // A prefix of something shorter than a key would be most of it; keep only real prefixes.
+    key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
+    request: { headers: redactHeaders(x.req.headers), body: redactText(x.requestBody) },
+    response: { headers: pickHeaders(x.res), body: redactText(x.responseText) },
+    fault: x.fault,
   }
 }
 
@@ -148,7 +174,7 @@ function rawBody(req: Request): string {
   return (req as Request & { rawBody?: string }).rawBody ?? ''
 }
 
-function redactHeaders(headers: Request['headers']): Record<string, string> {
+function redactHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     const text = Array.isArray(value) ? value.join(', ') : (value ?? '')
@@ -157,7 +183,7 @@ function redactHeaders(headers: Request['headers']): Record<string, string> {
   return out
 }
 
-function pickHeaders(res: Response): Record<string, string> {
+function pickHeaders(res: Exchange['res']): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of KEPT_RESPONSE_HEADERS) {
     const value = res.getHeader(name)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Request } from 'express'
+import type { Deps } from '../../domain/ports.js'
 import type { AppContext } from '../context.js'
 import type { Reply, Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
@@ -20,6 +21,38 @@ const listQuery = z.object({
   page: z.coerce.number().int().min(1, 'must be an integer from 1').default(1),
   limit: z.coerce.number().int().min(1).max(100, 'must be an integer from 1 to 100').default(50),
 })
+/** The query parameters `GET /v1/campaigns` knows. */
+export const LIST_PARAMS: ReadonlySet<string> = new Set(Object.keys(listQuery.shape))
+/** The scope `GET /v1/campaigns` needs. */
+export const LIST_SCOPE = 'campaigns:read'
+export type ListQuery = z.output<typeof listQuery>
+
+/** `GET /v1/campaigns`'s query, validated; a bad value is 400 naming the parameter. */
+export function parseListQuery(raw: unknown): ListQuery {
+  return parseInput(listQuery, raw, 'Query')
+}
+
+/** Only Google campaigns exist here (REST-01): another platform is 400 UNSUPPORTED_PLATFORM. */
+export function requireGoogle(query: ListQuery): void {
+  if (query.platform !== undefined && query.platform.trim().toLowerCase() !== 'google') {
+    throw new SandboxError('UNSUPPORTED_PLATFORM', { reason: `unsupported platform "${query.platform}"; supported: google`, platform: query.platform })
+  }
+}
+
+/** One page of the workspace's campaign rows with 30-day metrics ending today (REST-01). */
+export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): Record<string, unknown> {
+  const now = deps.clock.now()
+  const all = listCampaigns(deps, workspaceId, query)
+  const start = (query.page - 1) * query.limit
+  const end = dateOf(now)
+  return {
+    campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
+    total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
+    date_range: { start_date: addDays(end, -(ROW_WINDOW_DAYS - 1)), end_date: end, days: ROW_WINDOW_DAYS },
+    sandbox: true,
+  }
+}
+
 const metricsQuery = z.object({
   days: z.coerce.number().int().min(1).max(1095, 'must be an integer from 1 to 1095').optional(),
   start_date: date.optional(),
@@ -40,24 +73,11 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/v1/campaigns',
       handler: (req) => {
-        const query = parseInput(listQuery, { ...req.query }, 'Query')
-        const actor = actorOf(ctx, req, 'resource', 'campaigns:read')
+        const query = parseListQuery({ ...req.query })
+        const actor = actorOf(ctx, req, 'resource', LIST_SCOPE)
         takeToken(deps, actor)
-        if (query.platform !== undefined && query.platform.trim().toLowerCase() !== 'google') {
-          throw new SandboxError('UNSUPPORTED_PLATFORM', { reason: `unsupported platform "${query.platform}"; supported: google`, platform: query.platform })
-        }
-        const now = deps.clock.now()
-        const all = listCampaigns(deps, actor.workspace.id, query)
-        const start = (query.page - 1) * query.limit
-        const end = dateOf(now)
-        return {
-          body: {
-            campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
-            total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
-            date_range: { start_date: addDays(end, -(ROW_WINDOW_DAYS - 1)), end_date: end, days: ROW_WINDOW_DAYS },
-            sandbox: true,
-          },
-        }
+        requireGoogle(query)
+        return { body: campaignListBody(deps, actor.workspace.id, query) }
       },
     },
     {

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { RequestListener } from 'node:http'
+import type { Listening } from '../runtime/listen.js'
+import { listen } from '../runtime/listen.js'
+import { buildSandbox } from '../sandbox.js'
+import type { Sandbox } from '../sandbox.js'
+import { setRateLimits } from '../domain/rate-limits.js'
+import { KEYS, call } from '../test-support/http.js'
+import { withFastReads } from './fast-reads.js'
+
+// The fast path answers; anything it hands on reaches this stand-in for express instead.
+const FELL_BACK = 599
+const standIn: RequestListener = (_req, res) => {
+  res.statusCode = FELL_BACK
+  res.end()
+}
+
+let sb: Sandbox
+let fast: Listening
+let probe: Listening
+let express: Listening
+beforeAll(async () => {
+  sb = await buildSandbox()
+  fast = await listen(sb.apiListener, '127.0.0.1', 0)
+  probe = await listen(withFastReads(sb.ctx, standIn), '127.0.0.1', 0)
+  express = await listen(sb.apiApp, '127.0.0.1', 0)
+})
+afterAll(async () => {
+  await Promise.all([fast.close(), probe.close(), express.close()])
+  await sb.close()
+})
+beforeEach(async () => {
+  await sb.ctx.worlds.reset('default')
+  sb.ctx.clock.restore({ offset_ms: 0, frozen_at: Date.parse('2030-02-03T04:05:06.000Z') })
+  sb.ctx.journal.clear()
+})
+
+// What the journal keeps of an exchange, minus what differs between any two exchanges.
+const lastEntry = () => {
+  const { seq: _seq, at: _at, duration_ms: _ms, request, ...rest } = sb.ctx.journal.query({ limit: 1 }).entries[0]
+  const { host: _host, ...headers } = request.headers
+  return { ...rest, request: { ...request, headers } }
+}
+
+describe('fast read path for GET /v1/campaigns', () => {
+  it.each(['/v1/campaigns', '/v1/campaigns?status=enabled&limit=2&page=2', '/v1/campaigns?platform=Google&name=a'])(
+    'answers %s with the same status, headers, body and journal entry as express', async (path) => {
+      const viaExpress = await call(express.url, 'GET', path, { key: KEYS.agent })
+      const expressEntry = lastEntry()
+      const viaFast = await call(fast.url, 'GET', path, { key: KEYS.agent })
+      expect(viaFast.status).toBe(200)
+      expect(viaFast.text).toBe(viaExpress.text)
+      for (const name of ['content-type', 'content-length', 'etag', 'x-powered-by']) expect(viaFast.headers.get(name)).toBe(viaExpress.headers.get(name))
+      expect(lastEntry()).toEqual(expressEntry)
+    })
+
+  it('serves a plain list itself, marks the key used and takes a rate-limit token', async () => {
+    setRateLimits(sb.ctx.deps, 'ws_acme', { per_key: { capacity: 2, refill_per_second: 0.001 }, per_workspace: null })
+    const statuses = []
+    for (let i = 0; i < 3; i++) statuses.push((await call(probe.url, 'GET', '/v1/campaigns', { key: KEYS.agent })).status)
+    // The third is refused (429), which the fast path leaves to express.
+    expect(statuses).toEqual([200, 200, FELL_BACK])
+    const key = sb.ctx.deps.store.keys.filter((k) => k.prefix === KEYS.agent.slice(0, 12))[0]
+    expect(key.last_used_at).toBe('2030-02-03T04:05:06.000Z')
+  })
+
+  it.each<[string, string, string, Record<string, string>?]>([
+    ['another method', 'POST', '/v1/campaigns'],
+    ['HEAD', 'HEAD', '/v1/campaigns'],
+    ['another path', 'GET', '/v1/campaigns/123'],
+    ['a trailing slash', 'GET', '/v1/campaigns/'],
+    ['an unknown query parameter', 'GET', '/v1/campaigns?sort=name'],
+    ['a repeated query parameter', 'GET', '/v1/campaigns?status=enabled&status=paused'],
+    ['an invalid query value', 'GET', '/v1/campaigns?limit=500'],
+    ['an unsupported platform', 'GET', '/v1/campaigns?platform=meta'],
+    ['a conditional request', 'GET', '/v1/campaigns', { 'if-none-match': '*' }],
+    ['two different keys', 'GET', '/v1/campaigns', { 'x-service-key': KEYS.owner }],
+  ])('hands %s to express', async (_what, method, path, headers) => {
+    expect((await call(probe.url, method, path, { key: KEYS.agent, headers })).status).toBe(FELL_BACK)
+  })
+
+  it.each([
+    ['no key', undefined],
+    ['an unknown key', 'svc_test_unknown0000000000000000000000000'],
+    ['a key that cannot pick a workspace', KEYS.alexUnpinned],
+  ])('hands a request with %s to express and changes nothing', async (_what, key) => {
+    const before = JSON.stringify(sb.ctx.deps.store.snapshot())
+    expect((await call(probe.url, 'GET', '/v1/campaigns', { key })).status).toBe(FELL_BACK)
+    expect(JSON.stringify(sb.ctx.deps.store.snapshot())).toBe(before)
+  })
+
+  it('hands every request to express while a fault rule is active, so the fault fires', async () => {
+    sb.ctx.clock.restore({ offset_ms: 0, frozen_at: null })
+    const control = { 'content-type': 'application/json' }
+    const base = await listen(sb.baseApp, '127.0.0.1', 0)
+    try {
+      const added = await fetch(`${base.url}/_sandbox/faults`, {
+        method: 'POST', headers: control, body: JSON.stringify({ match: { host: 'api', path: '/v1/campaigns' }, status: 503, times: 1 }),
+      })
+      expect(added.status).toBe(201)
+      expect((await call(probe.url, 'GET', '/v1/campaigns', { key: KEYS.agent })).status).toBe(FELL_BACK)
+      const faulted = await call(fast.url, 'GET', '/v1/campaigns', { key: KEYS.agent })
+      expect(faulted).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } })
+      expect(sb.ctx.journal.query({ limit: 1 }).entries[0].fault).toMatch(/#1$/)
+      // The rule is spent: the fast path answers again.
+      expect((await call(probe.url, 'GET', '/v1/campaigns', { key: KEYS.agent })).status).toBe(200)
+    } finally {
+      await base.close()
+    }
+  })
+})
