@@ -7,8 +7,8 @@ import { worldRoutes } from './control/world-routes.js'
 import { peopleRoutes } from './control/people-routes.js'
 import { clockJournalRoutes } from './control/clock-journal-routes.js'
 import type { Route } from './reply.js'
+import { JSON_LIMIT } from './base-app.js'
 
-const JSON_LIMIT = '1mb'
 const STATE_IMPORT_LIMIT = '64mb'
 
 /** Extra control routes contributed by other modules (faults, reviews, outbox, console…). */

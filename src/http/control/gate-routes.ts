@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
-import { notFound } from '../../domain/errors.js'
+import { workspaceOr404 } from './limits-routes.js'
 import { defaultPolicy } from '../../domain/policy.js'
 import { policySchema } from '../../store/world-file.js'
 
@@ -24,8 +24,7 @@ export function gateControlRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/workspaces/:id/policy',
       handler: (req) => {
-        const workspace = store.workspaces.get(param(req, 'id'))
-        if (!workspace) throw notFound(`Workspace ${param(req, 'id')}`)
+        const workspace = workspaceOr404(store, param(req, 'id'))
         return { body: { workspace_id: workspace.id, policy: workspace.policy } }
       },
     },
@@ -34,8 +33,7 @@ export function gateControlRoutes(ctx: AppContext): Route[] {
       path: '/workspaces/:id/policy',
       handler: (req) => {
         const body = parseInput(policySchema, req.body)
-        const workspace = store.workspaces.get(param(req, 'id'))
-        if (!workspace) throw notFound(`Workspace ${param(req, 'id')}`)
+        const workspace = workspaceOr404(store, param(req, 'id'))
         // PUT replaces the policy: fields left out take the default, as in a world file.
         const policy = { ...defaultPolicy(), ...body }
         store.workspaces.update(workspace.id, { policy })

@@ -6,15 +6,19 @@ import { creditsView, setCredits } from '../../domain/billing.js'
 import { setRateLimits } from '../../domain/rate-limits.js'
 import { notFound } from '../../domain/errors.js'
 import type { Workspace } from '../../domain/model.js'
+import type { Store } from '../../domain/ports.js'
+
+/** The workspace `id` names, or 404 (shared by the control routes that address a workspace). */
+export function workspaceOr404(store: Store, id: string): Workspace {
+  const workspace = store.workspaces.get(id)
+  if (!workspace) throw notFound(`Workspace ${id}`)
+  return workspace
+}
 
 /** `/_sandbox/workspaces/{id}/credits` and `/rate-limits` (ERR-02..04 configuration). */
 export function limitsRoutes(ctx: AppContext): Route[] {
   const { deps } = ctx
-  const workspace = (id: string): Workspace => {
-    const w = deps.store.workspaces.get(id)
-    if (!w) throw notFound(`Workspace ${id}`)
-    return w
-  }
+  const workspace = (id: string): Workspace => workspaceOr404(deps.store, id)
   const credits = (id: string) => {
     const { used_by_key: _u, ...view } = creditsView(deps, workspace(id), '')
     return view
