@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ClientTimers, RestClientOptions } from './rest-client.js'
-import { RestClient, ServiceError } from './rest-client.js'
+import { RestClient } from './rest-client.js'
+import { ServiceError } from './errors.js'
 
 const KEY = 'svc_test_ownerAcme00000000000000000000000'
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop' | 'hang'

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { createSandbox } from '../create-sandbox.js'
-import { RestClient, ServiceError, toFlags } from './rest-client.js'
+import { RestClient } from './rest-client.js'
+import { ServiceError } from './errors.js'
+import { toFlags } from './flags.js'
 
 const OWNER = 'svc_test_ownerAcme00000000000000000000000'
 

@@ -12,11 +12,6 @@ import { ServiceError } from './errors.js'
 import type { RetryPolicy } from './retry-policy.js'
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, isRetryable, parseRetryAfter, retryDelayMs } from './retry-policy.js'
 
-// Existing importers (the MCP server) take these from here.
-export { ServiceError } from './errors.js'
-export { toFlags } from './flags.js'
-export type { ArgsMap, ArgValue } from './flags.js'
-
 /** Waiting, injectable so tests run without real time passing. */
 export interface ClientTimers {
   /** Waits before a retry. */

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { createSandbox } from '../create-sandbox.js'
-import { RestClient, ServiceError } from '../client/rest-client.js'
+import { RestClient } from '../client/rest-client.js'
+import { ServiceError } from '../client/errors.js'
 import { WORLD_KEYS, call, connectHttp } from './mcp-test-support.js'
 
 let sb: RunningSandbox

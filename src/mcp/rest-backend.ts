@@ -1,5 +1,5 @@
 import type { RestClient } from '../client/rest-client.js'
-import { ServiceError } from '../client/rest-client.js'
+import { ServiceError } from '../client/errors.js'
 import type { ToolCall } from './tool-table.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
 

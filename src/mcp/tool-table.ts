@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ArgsMap } from '../client/rest-client.js'
-import { toFlags } from '../client/rest-client.js'
+import type { ArgsMap } from '../client/flags.js'
+import { toFlags } from '../client/flags.js'
 import { MAX_ARTIFACT_TTL_S } from '../domain/artifacts.js'
 
 /**
