@@ -62,8 +62,7 @@ export class ControlClient {
   }
 
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))
-    const page = await this.request<{ entries: JournalEntry[] }>('GET', `/journal${qs.size ? `?${qs}` : ''}`)
+    const page = await this.request<{ entries: JournalEntry[] }>('GET', `/journal${queryString(query)}`)
     return page.entries
   }
 
@@ -78,8 +77,7 @@ export class ControlClient {
 
   /** The audit log, newest first (`workspace_id`, `status`, `decision`, `script`, `key_prefix`, `since`, `limit`, `offset`). */
   audit(query: Record<string, string | number> = {}): Promise<{ entries: Array<Record<string, unknown> & { audit_id: string; status: string }>; total: number }> {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))
-    return this.request('GET', `/audit${qs.size ? `?${qs}` : ''}`)
+    return this.request('GET', `/audit${queryString(query)}`)
   }
 
   /** Approves a held write as a named reviewer; it runs once with its reviewed args. */
@@ -93,8 +91,7 @@ export class ControlClient {
 
   /** E-mails the sandbox "sent" (connection requests carry a fresh connect link). */
   outbox(query: { workspace_id?: string; to?: string; request_id?: string } = {}): Promise<{ mails: Array<{ to: string; subject: string; body: string; link: string; request_id: string }> }> {
-    const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined) as Array<[string, string]>)
-    return this.request('GET', `/outbox${qs.size ? `?${qs}` : ''}`)
+    return this.request('GET', `/outbox${queryString(query)}`)
   }
 
   mintKey(input: { user_id: string; workspace_id?: string | null; scopes: string[]; name?: string; expires_in_days?: number }): Promise<{ id: string; key: string; prefix: string }> {
@@ -123,6 +120,12 @@ export class ControlClient {
   setRateLimits(workspaceId: string, limits: { per_key?: Bucket | null; per_workspace?: Bucket | null }): Promise<{ per_key: Bucket | null; per_workspace: Bucket | null }> {
     return this.request('PUT', `/workspaces/${encodeURIComponent(workspaceId)}/rate-limits`, limits)
   }
+}
+
+// `?a=1&b=2`, leaving out undefined values; empty when nothing is left.
+function queryString(query: object): string {
+  const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
+  return qs.size ? `?${qs}` : ''
 }
 
 interface Bucket {

@@ -9,6 +9,7 @@ import { SandboxError } from '../domain/errors.js'
 import { iso } from '../domain/durations.js'
 import type { Grant } from './oauth-store.js'
 import { sameResource } from './oauth-provider.js'
+import { header } from './hosted-transport.js'
 
 /** Who is calling hosted MCP, resolved for this request; sessions are bound to `principal`. */
 export interface HostedCaller {
@@ -97,10 +98,4 @@ function challenge(res: Response, metadata: string, description: string): void {
   const safe = description.replace(/["\\]/g, "'")
   res.set('WWW-Authenticate', `Bearer error="invalid_token", error_description="${safe}", resource_metadata="${metadata}"`)
   res.status(401).json({ error: 'invalid_token', error_description: description })
-}
-
-function header(req: Request, name: string): string | null {
-  const raw = req.headers[name]
-  const text = (Array.isArray(raw) ? raw[0] : raw)?.trim()
-  return text || null
 }

@@ -113,7 +113,8 @@ async function send(response: globalThis.Response, res: Response): Promise<void>
   else res.end()
 }
 
-function header(req: Request, name: string): string | null {
+/** A request header's first value, trimmed; absent or blank → null. */
+export function header(req: Request, name: string): string | null {
   const raw = req.headers[name]
   return (Array.isArray(raw) ? raw[0] : raw)?.trim() || null
 }

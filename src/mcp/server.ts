@@ -38,7 +38,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.input,
-      annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false },
+      annotations: annotationsOf(tool),
     }, async (input: Record<string, unknown>) => {
       const outcome = await options.backend.run(tool.toCall(input), { tool: tool.name })
       return renderOutcome(outcome)
@@ -85,8 +85,12 @@ function describe(tool: McpTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: toJsonSchemaCompat(z.object(tool.input), { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
-    annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false },
+    annotations: annotationsOf(tool),
   }
+}
+
+function annotationsOf(tool: McpTool): Tool['annotations'] {
+  return { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false }
 }
 
 function encodeCursor(offset: number): string {
