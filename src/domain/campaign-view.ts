@@ -1,7 +1,7 @@
 import type { Deps } from './ports.js'
 import type { Campaign } from './model.js'
 import type { Totals } from './metrics.js'
-import { addDays, dateOf, rangeTotals } from './metrics.js'
+import { DAY_MS, addDays, dateOf, rangeTotals } from './metrics.js'
 import { SandboxError } from './errors.js'
 
 /** A campaign row (DESIGN "Campaign row"): settings plus metrics over a window; ctr is a fraction. */
@@ -52,7 +52,7 @@ export function resolveRange(input: { days?: number; start_date?: string; end_da
   const end_date = input.end_date ?? dateOf(now)
   const start_date = input.start_date ?? addDays(end_date, -((input.days ?? 7) - 1))
   if (start_date > end_date) throw invalid(names.start_date, `must not be after the end date ${end_date}`)
-  const days = Math.round((Date.parse(end_date) - Date.parse(start_date)) / 86_400_000) + 1
+  const days = Math.round((Date.parse(end_date) - Date.parse(start_date)) / DAY_MS) + 1
   if (days > 1095) throw invalid(names.start_date, `the window is ${days} days; at most 1095`)
   return { start_date, end_date, days }
 }

@@ -3,14 +3,15 @@ import type { Deps } from './ports.js'
 import type { ConnectLink, Connection, ConnectionRequest, OutboxMail, Workspace } from './model.js'
 import type { Actor } from './access.js'
 import type { ConnectionSeeder } from './world.js'
-import { SandboxError, notFound } from './errors.js'
+import { SandboxError, invalidRequest, notFound } from './errors.js'
+import { hashKey } from './access.js'
+import { PLATFORMS } from './catalog-flags.js'
 import { iso } from './durations.js'
 
 /** Connect links live 30 minutes of sandbox time (CONN-02, spec §8). */
 export const LINK_TTL_MS = 30 * 60_000
 /** Campaigns generated for an account connected through a link. */
 export const CONNECTED_CAMPAIGNS = 5
-const SUPPORTED_PLATFORMS = ['google']
 
 export type LinkState = 'pending' | 'used' | 'expired'
 
@@ -36,14 +37,15 @@ export interface AdAccount {
 /** Lower-cased platform, or 400 `UNSUPPORTED_PLATFORM` (only `google`, case-insensitive). */
 export function normalizePlatform(platform: string): string {
   const name = platform.trim().toLowerCase()
-  if (!SUPPORTED_PLATFORMS.includes(name)) {
-    throw new SandboxError('UNSUPPORTED_PLATFORM', { reason: `Platform '${platform}' is not supported; use one of: ${SUPPORTED_PLATFORMS.join(', ')}.`, platform })
+  if (!PLATFORMS.includes(name)) {
+    throw new SandboxError('UNSUPPORTED_PLATFORM', { reason: `Platform '${platform}' is not supported; use one of: ${PLATFORMS.join(', ')}.`, platform })
   }
   return name
 }
 
+/** Tokens are stored like key values: as their SHA-256 (`hashKey`). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
+  return hashKey(token)
 }
 
 /**
@@ -120,8 +122,7 @@ export function linkState(link: ConnectLink, now: number): LinkState {
 
 /** The link behind a token, or 404 for a token that never existed. */
 export function findLink(deps: Deps, token: string): ConnectLink {
-  const hash = hashToken(token)
-  const link = deps.store.connectLinks.find((l) => l.token_hash === hash)
+  const link = deps.store.connectLinks.findBy('token_hash', hashToken(token))
   if (!link) throw notFound('Connect link')
   return link
 }
@@ -144,7 +145,7 @@ export function redeemLink(deps: Deps, input: { token: string; account_id?: stri
   const { link, workspace, state, accounts } = describeLink(deps, input.token)
   if (state !== 'pending') throw linkGone(state)
   const account = input.account_id === undefined ? accounts[0] : accounts.find((a) => a.account_id === input.account_id)
-  if (!account) throw new SandboxError('INVALID_REQUEST', { reason: `account_id must be one of: ${accounts.map((a) => a.account_id).join(', ')}`, field: 'account_id' })
+  if (!account) throw invalidRequest(`account_id must be one of: ${accounts.map((a) => a.account_id).join(', ')}`, 'account_id')
   const at = iso(deps.clock.now())
   const connection: Connection = {
     id: deps.ids.next('conn'), workspace_id: workspace.id, platform: link.platform, ...account, status: 'active', created_at: at, source: 'connect_link',

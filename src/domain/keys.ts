@@ -5,8 +5,8 @@ import { hashKey, keyPrefix } from './access.js'
 import { SandboxError, invalidRequest, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { isKnownScope } from './scopes.js'
+import { DAY_MS } from './metrics.js'
 
-const DAY_MS = 86_400_000
 export const MAX_KEY_DAYS = 365
 
 /** A key as every response shows it: no hash, no value (KEY-02, sandbox decision). */
