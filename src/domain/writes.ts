@@ -74,7 +74,7 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   // Retrying an identical write while it is pending returns the same entry, not a second one.
   if (decision.action === 'hold') return { kind: 'held', audit: findPendingDuplicate(deps, audit.dedupe_key) ?? deps.store.audit.insert(audit) }
   try {
-    return executeWrite(deps, audit)
+    return executeWrite(deps, audit, call)
   } catch (error) {
     // A 402 at charge time ran nothing; on this path it is still a recorded attempt.
     if (!(error instanceof SandboxError)) throw error
@@ -88,10 +88,11 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
  * charge up front, execute, refund if it fails (`failed` outcome). A 402 (no payment method for a
  * launch, short balance; ERR-02) is thrown before anything is charged, run or recorded, so an
  * approval can leave the write reviewable. The approval flow calls this for approved held writes,
- * so they are charged only then.
+ * so they are charged only then. `checked` is the call `submitWrite` just validated and preflighted
+ * in the same synchronous turn, so neither is repeated; approvals omit it.
  */
-export function executeWrite(deps: Deps, audit: AuditEntry): WriteOutcome {
-  const call = prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
+export function executeWrite(deps: Deps, audit: AuditEntry, checked?: PreparedCall): WriteOutcome {
+  const call = checked ?? prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
   const executor = executorFor(call.entry.name)
   const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
   const charge = chargeCredits(deps, {
@@ -100,7 +101,7 @@ export function executeWrite(deps: Deps, audit: AuditEntry): WriteOutcome {
   }, isLaunch(call.entry))
   try {
     // State may have moved since a write was held; check again before running.
-    executor.preflight?.(ctx)
+    if (!checked) executor.preflight?.(ctx)
     const run = executor.run(ctx)
     const credits = charge ? -charge.amount : 0
     const done = save(deps, { ...audit, status: 'executed', credits, before: run.before ?? null, after: run.after ?? null, result: run.result })
