@@ -25,7 +25,7 @@ export interface Overview {
 }
 
 /** Strips the hash: the console never receives anything a key could be recovered from. */
-export function consoleKey(record: KeyRecord): ConsoleKey {
+function consoleKey(record: KeyRecord): ConsoleKey {
   const { hash: _hash, ...rest } = record
   return rest
 }

@@ -83,7 +83,7 @@ async function tokenCaller(options: HostedAuthOptions, authorization: string | n
  * through a key-shaped record (never stored) so the dispatcher, rate limits and audit treat it like
  * a pinned key whose id is the grant id.
  */
-export function grantActor(deps: Deps, grant: Grant): Actor {
+function grantActor(deps: Deps, grant: Grant): Actor {
   const user = deps.store.users.get(grant.user_id)
   if (!user) throw new InvalidTokenError('The signed-in user no longer exists; sign in again.')
   const key = {

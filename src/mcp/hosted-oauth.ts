@@ -17,7 +17,7 @@ const OAUTH_PATHS = new Set([
 const MAX_ORIGINS = 16
 
 /** The origin a client used to reach us; metadata must name it, or clients reject the resource. */
-export function requestOrigin(req: Request): string {
+function requestOrigin(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`
 }
 

@@ -86,7 +86,7 @@ export function handleMcpDelete(req: Request, res: Response, sessions: McpSessio
   res.status(200).end()
 }
 
-export function rpcError(res: Response, status: number, code: number, message: string): void {
+function rpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null })
 }
 

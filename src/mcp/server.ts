@@ -24,8 +24,8 @@ export interface McpServerOptions {
   version?: string
 }
 
-export const SERVER_NAME = 'adops-sandbox'
-export const DEFAULT_PAGE_SIZE = 5
+const SERVER_NAME = 'adops-sandbox'
+const DEFAULT_PAGE_SIZE = 5
 
 /**
  * One MCP server over the tool table (MCP-05): the same tools, annotations and result shapes on
@@ -52,7 +52,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
  * A held write is a normal result whose structured content says `pending_review` (GATE-01,
  * SDK-09); any refusal, including a policy block, is an `isError` result carrying the code.
  */
-export function renderOutcome({ status, body }: ToolOutcome): CallToolResult {
+function renderOutcome({ status, body }: ToolOutcome): CallToolResult {
   if (status >= 200 && status < 300) {
     return { content: [{ type: 'text', text: `${summarize(body)}\n${JSON.stringify(body)}` }], structuredContent: body }
   }

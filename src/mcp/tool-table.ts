@@ -150,7 +150,3 @@ export const MCP_TOOLS: readonly McpTool[] = [
     toCall: (i) => ({ kind: 'connections', ...(i.platform ? { platform: i.platform } : {}) }),
   }),
 ]
-
-export function findTool(name: string): McpTool | undefined {
-  return MCP_TOOLS.find((t) => t.name === name)
-}
