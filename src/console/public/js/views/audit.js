@@ -1,6 +1,7 @@
 // Audit log: every write attempt, filterable by workspace, key, decision, script; each expands to the full record.
 import { get, query } from '../api.js'
 import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+import { liveFilter } from '../live-filter.js'
 
 const DECISIONS = [['', 'any'], ['run', 'run'], ['hold', 'hold'], ['block', 'block']]
 const STATUSES = ['', 'executed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'failed', 'dry_run']
@@ -12,9 +13,6 @@ export function render(main, app) {
   mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), form, count, list)
   const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
-  let filters = {}
-  // A filter change while a poll is in flight must not show the old filter's rows.
-  let generation = 0
 
   void get('/console/overview').then((world) => {
     const keys = [...world.workspaces.flatMap((w) => w.keys), ...world.unpinned_keys]
@@ -26,38 +24,22 @@ export function render(main, app) {
       field('Script', h('input', { name: 'script', type: 'search', list: 'audit-scripts', placeholder: 'e.g. enable_campaign', spellcheck: 'false' })),
       scripts)
   }).catch(app.fail)
-  form.addEventListener('input', () => {
-    filters = Object.fromEntries(new FormData(form))
-    generation++
-    rows.clear()
-    list.replaceChildren()
-    void load()
-  })
-  form.addEventListener('submit', (event) => event.preventDefault())
 
-  async function load() {
-    const mine = generation
-    try {
-      // The control plane filters (exact script name); newest first.
-      const res = await get(`/audit${query({ ...filters, script: filters.script?.trim(), limit: 200 })}`)
-      if (mine !== generation) return
-      const shown = res.entries
-      count.textContent = `${res.total} matching entries${res.has_more ? ` (newest ${shown.length} shown)` : ''}`
-      const known = new Set([...scripts.children].map((o) => o.value))
-      for (const e of shown) if (!known.has(e.script)) (known.add(e.script), scripts.append(h('option', { value: e.script })))
-      for (const entry of shown) upsert(entry)
-      const ids = new Set(shown.map((e) => e.id))
-      for (const [id, row] of rows) if (!ids.has(id)) (row.el.remove(), rows.delete(id))
-      // Keep newest first without re-creating rows (open entries stay open).
-      shown.forEach((entry, i) => {
-        const el = rows.get(entry.id).el
-        if (list.children[i] !== el) list.insertBefore(el, list.children[i] ?? null)
-      })
-      list.querySelector('.empty')?.remove()
-      if (shown.length === 0) list.append(empty('No audit entries match.'))
-    } catch (error) {
-      app.fail(error)
-    }
+  function show(res) {
+    const shown = res.entries
+    count.textContent = `${res.total} matching entries${res.has_more ? ` (newest ${shown.length} shown)` : ''}`
+    const known = new Set([...scripts.children].map((o) => o.value))
+    for (const e of shown) if (!known.has(e.script)) (known.add(e.script), scripts.append(h('option', { value: e.script })))
+    for (const entry of shown) upsert(entry)
+    const ids = new Set(shown.map((e) => e.id))
+    for (const [id, row] of rows) if (!ids.has(id)) (row.el.remove(), rows.delete(id))
+    // Keep newest first without re-creating rows (open entries stay open).
+    shown.forEach((entry, i) => {
+      const el = rows.get(entry.id).el
+      if (list.children[i] !== el) list.insertBefore(el, list.children[i] ?? null)
+    })
+    list.querySelector('.empty')?.remove()
+    if (shown.length === 0) list.append(empty('No audit entries match.'))
   }
 
   function upsert(entry) {
@@ -82,7 +64,12 @@ export function render(main, app) {
     if (!existing) list.append(el)
   }
 
-  return app.onTick(() => void load())
+  return liveFilter(form, app, {
+    // The control plane filters (exact script name); newest first.
+    path: (filters) => `/audit${query({ ...filters, script: filters.script?.trim(), limit: 200 })}`,
+    show,
+    reset: () => (rows.clear(), list.replaceChildren()),
+  })
 }
 
 /** The gate's explanation as sentences: which list, hours window or limit decided. */

@@ -1,6 +1,7 @@
 // Request journal: recent exchanges of both hosts, credentials redacted, faults marked.
-import { get, query } from '../api.js'
+import { query } from '../api.js'
 import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+import { liveFilter } from '../live-filter.js'
 
 const LIMIT = 200
 
@@ -19,35 +20,15 @@ export function render(main, app) {
   const note = h('p', { class: 'muted' })
   mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes.'), form, note, table)
   let since = 0
-  let filters = {}
-  // A filter change while a poll is in flight must not mix old and new rows.
-  let generation = 0
 
-  form.addEventListener('input', () => {
-    filters = Object.fromEntries(new FormData(form))
-    if (filters.status && !/^\d{3}$/.test(filters.status)) return
-    since = 0
-    generation++
-    body.replaceChildren()
-    void load()
-  })
-  form.addEventListener('submit', (event) => event.preventDefault())
-
-  async function load() {
-    const mine = generation
-    try {
-      const res = await get(`/journal${query({ ...filters, since: since || undefined, limit: LIMIT })}`)
-      if (mine !== generation) return
-      since = res.last_seq
-      // New exchanges go on top; open rows stay as they are.
-      for (const entry of res.entries) body.prepend(...rows(entry))
-      while (body.children.length > LIMIT * 2) body.lastElementChild.remove()
-      if (res.entries.length) body.querySelector('.empty-row')?.remove()
-      note.textContent = res.last_seq ? `Showing up to ${LIMIT} of the latest exchanges; updates live.` : ''
-      if (!body.children.length) body.append(h('tr', { class: 'empty-row' }, h('td', { colspan: 9 }, empty('No exchanges recorded yet.'))))
-    } catch (error) {
-      app.fail(error)
-    }
+  function show(res) {
+    since = res.last_seq
+    // New exchanges go on top; open rows stay as they are.
+    for (const entry of res.entries) body.prepend(...rows(entry))
+    while (body.children.length > LIMIT * 2) body.lastElementChild.remove()
+    if (res.entries.length) body.querySelector('.empty-row')?.remove()
+    note.textContent = res.last_seq ? `Showing up to ${LIMIT} of the latest exchanges; updates live.` : ''
+    if (!body.children.length) body.append(h('tr', { class: 'empty-row' }, h('td', { colspan: 9 }, empty('No exchanges recorded yet.'))))
   }
 
   function rows(e) {
@@ -69,5 +50,10 @@ export function render(main, app) {
     return [row, detail]
   }
 
-  return app.onTick(() => void load())
+  return liveFilter(form, app, {
+    path: (filters) => `/journal${query({ ...filters, since: since || undefined, limit: LIMIT })}`,
+    show,
+    reset: () => ((since = 0), body.replaceChildren()),
+    accept: (filters) => !filters.status || /^\d{3}$/.test(filters.status),
+  })
 }
