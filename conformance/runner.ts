@@ -7,7 +7,7 @@ import type { TargetFactory, TargetSpec } from './targets.js'
 import type { CoverageReport } from './coverage.js'
 import { loadScenarios } from './loader.js'
 import { selectScenarios } from './selection.js'
-import { makeTarget } from './targets.js'
+import { toFactory } from './targets.js'
 import { Contract, OPENAPI_PATH } from './contract.js'
 import { runScenario } from './run-scenario.js'
 import { Secrets } from './secrets.js'
@@ -72,7 +72,8 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   const started = performance.now()
   const all = await loadScenarios(options.paths ?? ['scenarios'])
   const selected = selectScenarios(all, options)
-  let factory: TargetFactory = isFactory(options.target) ? options.target : makeTarget(options.target)
+  const given = toFactory(options.target)
+  let factory = given
   await factory.probe()
   const proxy = options.contract === 'prism-proxy' ? await startPrismProxy(factory, options.openapi ?? OPENAPI_PATH) : null
   if (proxy) factory = proxy.factory
@@ -110,7 +111,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   } finally {
     await proxy?.close()
   }
-  const sdk = isFactory(options.target) ? options.target.sdk : undefined
+  const sdk = given.sdk
   applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml', { sdk }))
   const coverage = { ...computeCoverage(all, results, options.coverageExclude), gated: options.coverage === true }
   const summary = summarize(results, performance.now() - started)
@@ -153,8 +154,4 @@ async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R
   }
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
   return out
-}
-
-function isFactory(t: RunOptions['target']): t is TargetFactory {
-  return typeof (t as TargetFactory | undefined)?.open === 'function'
 }

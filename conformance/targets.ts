@@ -28,6 +28,11 @@ export class TargetUnreachableError extends Error {}
 
 const ALL: Capability[] = ['control', 'clock', 'faults', 'journal']
 
+/** A factory as given, or the one a spec describes (default: the in-process sandbox). */
+export function toFactory(target?: TargetSpec | TargetFactory): TargetFactory {
+  return target && 'open' in target ? target : makeTarget(target)
+}
+
 export function makeTarget(spec: TargetSpec = { kind: 'sandbox' }): TargetFactory {
   if (spec.kind === 'sandbox') return inProcess()
   if (spec.kind === 'url') return runningSandbox(spec)

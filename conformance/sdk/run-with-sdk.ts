@@ -1,7 +1,6 @@
 import type { RunOptions, RunResult } from '../runner.js'
 import { runScenarios } from '../runner.js'
-import type { TargetFactory, TargetSpec } from '../targets.js'
-import { makeTarget } from '../targets.js'
+import { toFactory } from '../targets.js'
 import { SdkAdapter } from './adapter-process.js'
 import { withSdk } from './sdk-target.js'
 
@@ -12,13 +11,8 @@ import { withSdk } from './sdk-target.js'
 export async function runWithSdk(command: string, options: RunOptions): Promise<RunResult> {
   const adapter = await SdkAdapter.start(command)
   try {
-    const inner: TargetFactory = isFactory(options.target) ? options.target : makeTarget(options.target as TargetSpec | undefined)
-    return await runScenarios({ ...options, target: withSdk(inner, adapter) })
+    return await runScenarios({ ...options, target: withSdk(toFactory(options.target), adapter) })
   } finally {
     await adapter.close()
   }
-}
-
-function isFactory(t: RunOptions['target']): t is TargetFactory {
-  return typeof (t as TargetFactory | undefined)?.open === 'function'
 }

@@ -6,6 +6,7 @@ import { duration } from '../schema.js'
 import { parseMs } from '../time.js'
 import type { StepContext, StepSubject, Target } from '../types.js'
 import { registerStepKind } from './registry.js'
+import { credential, lower } from './request.js'
 import { signIn } from '../../src/mcp/sign-in-client.js'
 
 const auth = z.union([
@@ -77,7 +78,7 @@ async function runHttp(s: McpSpec, target: Target): Promise<StepSubject> {
 
 async function runStdio(s: McpSpec, target: Target): Promise<StepSubject> {
   const named = typeof s.auth === 'string' ? s.auth : s.auth?.service_key
-  const key = named && named !== 'none' ? resolve(named, target) : undefined
+  const key = named && named !== 'none' ? credential(named, target) : undefined
   const main = fileURLToPath(new URL(`../../src/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -138,21 +139,13 @@ function parseRpc(text: string, contentType: string): unknown {
 
 async function httpAuth(value: McpSpec['auth'], target: Target): Promise<Record<string, string>> {
   if (value === undefined || value === null || value === 'none') return {}
-  if (typeof value === 'string') return { 'x-service-key': resolve(value, target) }
+  if (typeof value === 'string') return { 'x-service-key': credential(value, target) }
   const out: Record<string, string> = {}
-  if (value.service_key !== undefined) out['x-service-key'] = resolve(value.service_key, target)
-  if (value.bearer !== undefined) out.authorization = `Bearer ${resolve(value.bearer, target)}`
+  if (value.service_key !== undefined) out['x-service-key'] = credential(value.service_key, target)
+  if (value.bearer !== undefined) out.authorization = `Bearer ${credential(value.bearer, target)}`
   if (value.authorization !== undefined) out.authorization = value.authorization
   if (value.oauth) out.authorization = `Bearer ${(await signIn(target.baseUrl, value.oauth)).tokens.access_token}`
   return out
-}
-
-function resolve(name: string, target: Target): string {
-  return target.credentials[name] ?? name
-}
-
-function lower(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
 }
 
 registerStepKind({ name: 'mcp', schema: mcpSchema, requires: mcpRequires, run: runMcp })

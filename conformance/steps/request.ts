@@ -66,17 +66,22 @@ function missingCredential(auth: RequestSpec['auth'], target: Target): string | 
 
 function authHeaders(auth: RequestSpec['auth'], target: Target): Record<string, string> {
   if (auth === undefined || auth === null || auth === 'none') return {}
-  const resolve = (v: string) => target.credentials[v] ?? v
-  if (typeof auth === 'string') return { authorization: `Bearer ${resolve(auth)}` }
+  if (typeof auth === 'string') return { authorization: `Bearer ${credential(auth, target)}` }
   const out: Record<string, string> = {}
-  if (auth.bearer !== undefined) out.authorization = `Bearer ${resolve(auth.bearer)}`
+  if (auth.bearer !== undefined) out.authorization = `Bearer ${credential(auth.bearer, target)}`
   if (auth.authorization !== undefined) out.authorization = auth.authorization
-  if (auth.service_key !== undefined) out['x-service-key'] = resolve(auth.service_key)
-  if (auth.api_key !== undefined) out['x-api-key'] = resolve(auth.api_key)
+  if (auth.service_key !== undefined) out['x-service-key'] = credential(auth.service_key, target)
+  if (auth.api_key !== undefined) out['x-api-key'] = credential(auth.api_key, target)
   return out
 }
 
-function lower(headers: Record<string, string>): Record<string, string> {
+/** A named credential's value; anything else is taken as the value itself. */
+export function credential(name: string, target: Target): string {
+  return target.credentials[name] ?? name
+}
+
+/** Header names lower-cased, as fetch reports them and reports compare them. */
+export function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
 }
 
