@@ -6,10 +6,10 @@ import type { PreparedCall } from './args.js'
 import { prepareCall } from './args.js'
 import { SandboxError } from './errors.js'
 import { takeToken } from './rate-limits.js'
-import { chargeCredits, refundCredits } from './billing.js'
+import { refundCredits } from './billing.js'
 import { executorFor } from './scripts/registry.js'
 import type { WriteOutcome } from './writes.js'
-import { contextOf, submitWrite } from './writes.js'
+import { chargeCall, contextOf, submitWrite } from './writes.js'
 
 /** A dispatcher call from any surface (REST base or api host, MCP). */
 export interface DispatchRequest {
@@ -44,10 +44,7 @@ export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall,
   const ctx = contextOf(deps, actor.workspace.id, actor.key.id, call)
   const executor = executorFor(call.entry.name)
   executor.preflight?.(ctx)
-  const charge = chargeCredits(deps, {
-    workspace_id: actor.workspace.id, key_id: actor.key.id, script: call.entry.name, amount: call.entry.credit_cost,
-    operation: call.entry.operation,
-  }, false)
+  const charge = chargeCall(ctx)
   try {
     return { kind: 'read', result: executor.run(ctx).result, credits_used: charge ? -charge.amount : 0 }
   } catch (error) {

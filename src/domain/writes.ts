@@ -1,5 +1,5 @@
 import type { Deps } from './ports.js'
-import type { AuditEntry } from './model.js'
+import type { AuditEntry, LedgerEntry } from './model.js'
 import type { Actor } from './access.js'
 import type { PreparedCall } from './args.js'
 import { prepareCall } from './args.js'
@@ -95,10 +95,7 @@ export function executeWrite(deps: Deps, audit: AuditEntry, checked?: PreparedCa
   const call = checked ?? prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
   const executor = executorFor(call.entry.name)
   const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
-  const charge = chargeCredits(deps, {
-    workspace_id: audit.workspace_id, key_id: audit.key_id, script: call.entry.name, amount: call.entry.credit_cost,
-    operation: call.entry.operation, audit_id: audit.id,
-  }, isLaunch(call.entry))
+  const charge = chargeCall(ctx, audit.id)
   try {
     // State may have moved since a write was held; check again before running.
     if (!checked) executor.preflight?.(ctx)
@@ -119,6 +116,14 @@ export function contextOf(deps: Deps, workspaceId: string, keyId: string, call: 
   const workspace = deps.store.workspaces.get(workspaceId)
   if (!workspace) throw notFound(`Workspace ${workspaceId}`)
   return { deps, workspace, key_id: keyId, call }
+}
+
+/** Charges the call's catalog cost to the context's workspace, naming its key (ERR-02); launches need a payment method. */
+export function chargeCall(ctx: ScriptContext, auditId: string | null = null): LedgerEntry | null {
+  const { entry } = ctx.call
+  return chargeCredits(ctx.deps, {
+    workspace_id: ctx.workspace.id, key_id: ctx.key_id, script: entry.name, amount: entry.credit_cost, operation: entry.operation, audit_id: auditId,
+  }, isLaunch(entry))
 }
 
 function save(deps: Deps, audit: AuditEntry): AuditEntry {
