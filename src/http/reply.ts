@@ -34,15 +34,19 @@ export function handle(store: Store, handler: RouteHandler) {
   }
 }
 
-/** Mounts routes and answers 405 with `Allow` for a known path with another method. */
+/**
+ * Mounts routes and answers 405 with `Allow` for a known path with another method. Each path is one
+ * router layer (methods and the 405 fallback share it), so a request matches each path once.
+ */
 export function mountRoutes(router: Router, store: Store, routes: Route[]): void {
   const byPath = new Map<string, Route[]>()
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route])
   for (const [path, group] of byPath) {
-    for (const route of group) router[route.method](path, handle(store, route.handler))
+    const mounted = router.route(path)
+    for (const route of group) mounted[route.method](handle(store, route.handler))
     const allowed = group.map((r) => r.method.toUpperCase())
     if (allowed.includes('GET')) allowed.push('HEAD')
-    router.all(path, (req: Request, _res: Response, next: NextFunction) => {
+    mounted.all((req: Request, _res: Response, next: NextFunction) => {
       const shown = redactText(req.baseUrl + req.path)
       next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: shown, allowed }, { Allow: allowed.join(', ') }))
     })
