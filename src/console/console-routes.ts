@@ -32,7 +32,8 @@ export function consoleRoutes(ctx: AppContext): Route[] {
   }
   return [
     { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(ctx.deps, clockView()) }) },
-    { method: 'get', path: '/console/queue', handler: () => ({ body: { now: clockView().now, entries: pendingQueue(ctx.deps) } }) },
+    // The console's one poll: the clock is read with the entries, so a countdown never starts before its write.
+    { method: 'get', path: '/console/queue', handler: () => ({ body: { ...clockView(), entries: pendingQueue(ctx.deps) } }) },
     {
       method: 'get',
       path: '/console/campaigns/:id/series',

@@ -48,9 +48,10 @@ async function poll() {
   if (polling) return
   polling = true
   try {
-    const [c, q] = await Promise.all([get('/clock'), get('/console/queue')])
-    // The queue's own `now` is read with its entries, so a countdown never starts before its write.
-    Object.assign(clock, { now: Math.max(Date.parse(c.now), Date.parse(q.now)), frozen: c.frozen, fetchedAt: performance.now() })
+    // One call: the queue carries the sandbox clock, read together with its entries.
+    const q = await get('/console/queue')
+    const c = { now: q.now, frozen: q.frozen }
+    Object.assign(clock, { now: Date.parse(q.now), frozen: q.frozen, fetchedAt: performance.now() })
     $('queue-count').textContent = q.entries.length ? String(q.entries.length) : ''
     $('clock-state').textContent = c.frozen ? 'frozen' : ''
     if ($('alert').dataset.source === 'poll') app.clearAlert()
