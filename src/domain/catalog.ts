@@ -48,6 +48,9 @@ for (const entry of CATALOG) {
   for (const alias of entry.aliases) BY_NAME.set(alias, entry)
 }
 
+// The catalog is static: the lower-cased text a search matches is built once, not per request.
+const SEARCH_TEXT = new Map(CATALOG.map((e) => [e, [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()]))
+
 /** The entry a name (canonical or alias, DISP-04) refers to, executable or not. */
 export function findEntry(name: string): CatalogEntry | undefined {
   return BY_NAME.get(name)
@@ -70,10 +73,7 @@ export interface CatalogPage {
 /** The searchable, paginated catalog (DISP-03): `q` matches name, alias, title, description. */
 export function searchCatalog(query: { q?: string; page: number; limit: number }): CatalogPage {
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)
-  const matches = CATALOG.filter((e) => {
-    const text = [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()
-    return words.every((w) => text.includes(w))
-  })
+  const matches = CATALOG.filter((e) => words.every((w) => (SEARCH_TEXT.get(e) as string).includes(w)))
   const start = (query.page - 1) * query.limit
   return {
     tools: matches.slice(start, start + query.limit),

@@ -117,11 +117,23 @@ export function evaluateHours(window: OperatingHours, now: number): NonNullable<
 }
 
 function localTime(timeZone: string, now: number): { day: string; minutes: number; time: string } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const parts = formatterFor(timeZone).formatToParts(now)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   const hour = Number(get('hour')) % 24
   const minute = Number(get('minute'))
   return { day: get('weekday').slice(0, 3).toLowerCase(), minutes: hour * 60 + minute, time: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}` }
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one; gated writes reuse it per zone.
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone)
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
 }
 
 function toMinutes(hhmm: string): number {
