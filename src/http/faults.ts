@@ -104,7 +104,7 @@ function pathMatches(pattern: string, path: string): boolean {
 
 function workspaceOf(ctx: AppContext, credential: string | null): string | null {
   if (!credential) return null
-  const key = ctx.deps.store.keys.find((k) => k.hash === hashKey(credential))
+  const key = ctx.deps.store.keys.findBy('hash', hashKey(credential))
   if (!key) return null
   if (key.workspace_id) return key.workspace_id
   const active = ctx.deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')

@@ -39,7 +39,9 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   }
 
   filter(predicate: (row: T) => boolean): T[] {
-    return this.all().filter(predicate)
+    const out: T[] = []
+    for (const row of this.#rows.values()) if (predicate(row)) out.push(row)
+    return out
   }
 
   insert(row: T): T {
