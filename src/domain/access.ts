@@ -64,6 +64,16 @@ export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
   return { ...caller, workspace: workspaces[0] }
 }
 
+/**
+ * The workspace id a key points at, without checking access: its pinned workspace, else its user's
+ * one active workspace (KEY-11), else null. `resolveWorkspace` is the authorizing check.
+ */
+export function keyWorkspaceId(deps: Deps, key: KeyRecord): string | null {
+  if (key.workspace_id) return key.workspace_id
+  const active = deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')
+  return active.length === 1 ? active[0].workspace_id : null
+}
+
 /** Authorize: the scope first, then the workspace (house order). */
 export function authorize(deps: Deps, caller: Caller, scope: string | null): Actor {
   if (scope) requireScope(caller.key.scopes, scope)

@@ -1,7 +1,7 @@
 import type { Deps } from './ports.js'
 import type { KeyRecord } from './model.js'
 import type { Actor } from './access.js'
-import { hashKey, keyPrefix } from './access.js'
+import { hashKey, keyPrefix, keyWorkspaceId } from './access.js'
 import { SandboxError, invalidRequest, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { isKnownScope } from './scopes.js'
@@ -102,11 +102,8 @@ export function isLive(key: KeyRecord, now: number): boolean {
   return !key.revoked_at && (!key.expires_at || Date.parse(key.expires_at) > now)
 }
 
-// An unpinned key acts in a workspace when that is its user's one active workspace (KEY-11).
 function actsIn(deps: Deps, key: KeyRecord, workspaceId: string): boolean {
-  if (key.workspace_id) return key.workspace_id === workspaceId
-  const active = deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')
-  return active.length === 1 && active[0].workspace_id === workspaceId
+  return keyWorkspaceId(deps, key) === workspaceId
 }
 
 function validateKeyInput(input: { name: string; scopes: string[]; expires_in_days?: number }): void {
