@@ -68,10 +68,14 @@ async function startPrism(openapi: string, upstream: string): Promise<{ child: C
   throw new Error('prism proxy did not become ready within 60 s')
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
+/** A free TCP port on 127.0.0.1 (for servers that cannot report an ephemeral port; also used by bench/). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 }

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess, SpawnOptions } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 
 /** A child process the harness started; `stop()` always leaves nothing behind. */
 export interface Child {
@@ -74,18 +72,6 @@ export function startChild(command: string, args: string[], options: SpawnOption
       clearTimeout(timer)
     },
   }
-}
-
-/** A free TCP port on 127.0.0.1 (for servers that cannot report an ephemeral port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import type { Child } from './processes.js'
-import { firstLine, freePort, startChild, waitForStatus } from './processes.js'
+import { freePort } from '../../conformance/prism-proxy.js'
+import { firstLine, startChild, waitForStatus } from './processes.js'
 
 /** The one key of fixtures/worlds/bench.yaml (public, sandbox-only). */
 export const BENCH_KEY = 'svc_test_benchOwner0000000000000000000000'
