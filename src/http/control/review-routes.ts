@@ -4,8 +4,7 @@ import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
 import { getAuditEntry, listAudit, publicAudit } from '../../domain/audit.js'
-import { approveWrite, rejectWrite } from '../../domain/reviews.js'
-import { auditQueryFields } from '../routes/audit.js'
+import { auditQueryFields, reviewBodyOf } from '../routes/audit.js'
 
 const auditQuery = z.strictObject({ ...auditQueryFields, workspace_id: z.string().optional(), key_prefix: z.string().optional() })
 const reviewBody = z.strictObject({ reviewer: z.string().trim().min(1, 'name the reviewer'), comment: z.string().max(1000).optional() })
@@ -19,8 +18,7 @@ export function reviewControlRoutes(ctx: AppContext): Route[] {
   const review = (action: 'approve' | 'reject') => async (req: Request) => {
     const body = parseInput(reviewBody, req.body ?? {})
     const request = { auditId: param(req, 'id'), reviewer: { name: body.reviewer, key_id: null }, comment: body.comment }
-    const outcome = action === 'approve' ? await approveWrite(deps, request) : rejectWrite(deps, request)
-    return { body: { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit, ...(outcome.result === undefined ? {} : { result: outcome.result }) } }
+    return { body: await reviewBodyOf(deps, action, request) }
   }
   return [
     { method: 'get', path: '/audit', handler: (req) => ({ body: listAudit(deps, parseInput(auditQuery, { ...req.query }, 'Query')) }) },

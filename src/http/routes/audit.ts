@@ -6,6 +6,8 @@ import type { Actor } from '../../domain/access.js'
 import { param, parseInput } from '../reply.js'
 import { actorOf } from '../auth.js'
 import { getAuditEntry, listAudit, publicAudit } from '../../domain/audit.js'
+import type { Deps } from '../../domain/ports.js'
+import type { ReviewRequest } from '../../domain/reviews.js'
 import { approveWrite, rejectWrite } from '../../domain/reviews.js'
 import { notFound } from '../../domain/errors.js'
 
@@ -34,8 +36,7 @@ export function auditRoutes(ctx: AppContext): Route[] {
     const body = parseInput(reviewBody, req.body ?? {})
     const actor = actorOf(ctx, req, 'resource', 'workspace:write')
     const request = { auditId: param(req, 'id'), workspaceId: actor.workspace.id, reviewer: { name: actor.user.name, key_id: actor.key.id }, comment: body.comment }
-    const outcome = action === 'approve' ? await approveWrite(deps, request) : rejectWrite(deps, request)
-    return { body: { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit, ...(outcome.result === undefined ? {} : { result: outcome.result }), sandbox: true } }
+    return { body: { ...(await reviewBodyOf(deps, action, request)), sandbox: true } }
   }
   return [
     {
@@ -62,6 +63,12 @@ export function auditRoutes(ctx: AppContext): Route[] {
     { method: 'post', path: '/api/v1/audit/:id/approve', handler: review('approve') },
     { method: 'post', path: '/api/v1/audit/:id/reject', handler: review('reject') },
   ]
+}
+
+/** Approves or rejects a held write (GATE-05); the body both review routes answer with. */
+export async function reviewBodyOf(deps: Deps, action: 'approve' | 'reject', request: ReviewRequest): Promise<Record<string, unknown>> {
+  const outcome = action === 'approve' ? await approveWrite(deps, request) : rejectWrite(deps, request)
+  return { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit, ...(outcome.result === undefined ? {} : { result: outcome.result }) }
 }
 
 function readsAll(actor: Actor): boolean {
