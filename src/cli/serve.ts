@@ -3,7 +3,6 @@ import pino from 'pino'
 import { readEnv } from '../config.js'
 import { buildSandbox } from '../sandbox.js'
 import { isLoopback, listen } from '../runtime/listen.js'
-import { randomIds } from '../runtime/ids.js'
 import { renderBanner } from './banner.js'
 import type { BannerInfo } from './banner.js'
 
@@ -47,7 +46,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
-    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger, ids: randomIds(),
+    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger,
   }).catch((error: Error) => fail(error.message))
   const base = await listen(sandbox.baseApp, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))

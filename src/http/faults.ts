@@ -39,7 +39,7 @@ export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestH
 
 /** The fault rules that still have a step to fire; none means no exchange can be faulted. */
 export function activeFaultRules(ctx: AppContext): FaultRule[] {
-  return ctx.deps.store.faults.all().filter((r) => currentStep(r) !== null)
+  return ctx.deps.store.faults.filter((r) => currentStep(r) !== null)
 }
 
 function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Request, res: Response, next: NextFunction): void {
