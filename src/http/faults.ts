@@ -6,7 +6,7 @@ import { anyCredential } from './credentials.js'
 import { keepRawBody } from './journal.js'
 import { JSON_LIMIT } from './base-app.js'
 import { findEntry } from '../domain/catalog.js'
-import { hashKey } from '../domain/access.js'
+import { hashKey, keyWorkspaceId } from '../domain/access.js'
 
 const RUN_PATHS = new Set(['/api/v1/tools/run', '/v1/tools/run'])
 const DEFAULT_CODES: Record<number, string> = {
@@ -105,10 +105,7 @@ function pathMatches(pattern: string, path: string): boolean {
 function workspaceOf(ctx: AppContext, credential: string | null): string | null {
   if (!credential) return null
   const key = ctx.deps.store.keys.findBy('hash', hashKey(credential))
-  if (!key) return null
-  if (key.workspace_id) return key.workspace_id
-  const active = ctx.deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')
-  return active.length === 1 ? active[0].workspace_id : null
+  return key ? keyWorkspaceId(ctx.deps, key) : null
 }
 
 /** A 429 gets `Retry-After: 1` unless the step names that header; an empty value leaves a header out (a 429 without Retry-After, SDK-03). */
