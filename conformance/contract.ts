@@ -14,7 +14,7 @@ const route = ((routerModule as unknown as { default?: typeof routerModule }).de
 ) => { _tag: 'Left' | 'Right'; right?: IHttpOperation; left?: unknown }
 
 /** Which host serves a path (the contract documents both hosts in one file). */
-export function hostOfPath(path: string): 'base' | 'api' {
+function hostOfPath(path: string): 'base' | 'api' {
   return path.startsWith('/v1/') || path.startsWith('/artifacts/') ? 'api' : 'base'
 }
 

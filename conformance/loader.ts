@@ -18,7 +18,7 @@ export class ScenarioLoadError extends Error {
 }
 
 /** Scenario files under `paths` (files or folders); folders starting with `_` hold fragments. */
-export async function discover(paths: string[]): Promise<string[]> {
+async function discover(paths: string[]): Promise<string[]> {
   const out: string[] = []
   async function walk(path: string, explicit: boolean): Promise<void> {
     const info = await stat(path).catch(() => null)
@@ -41,9 +41,11 @@ export async function loadScenarios(paths: string[], cwd = process.cwd()): Promi
   const files = await discover(paths)
   const problems: string[] = []
   const scenarios: Scenario[] = []
+  // Built once per run, not per file (step kinds may register until the first load).
+  const schema = scenarioSchema()
   for (const file of files) {
     try {
-      scenarios.push(await loadScenario(file, cwd))
+      scenarios.push(await loadScenario(file, cwd, schema))
     } catch (error) {
       problems.push(...describeLoadError(error, file))
     }
@@ -58,10 +60,10 @@ export async function loadScenarios(paths: string[], cwd = process.cwd()): Promi
   return scenarios
 }
 
-export async function loadScenario(file: string, cwd = process.cwd()): Promise<Scenario> {
+async function loadScenario(file: string, cwd: string, schema: ReturnType<typeof scenarioSchema>): Promise<Scenario> {
   const text = await readFile(file, 'utf8')
   const name = relative(cwd, resolve(file)) || file
-  return { ...parseYaml(text, name, scenarioSchema()), file: name }
+  return { ...parseYaml(text, name, schema), file: name }
 }
 
 const fragments = new Map<string, ReturnType<ReturnType<typeof fragmentSchema>['parse']>>()

@@ -26,7 +26,7 @@ export function selectScenarios(all: Scenario[], selection: Selection = {}): Sce
   return picked.filter((_, i) => i % count === index - 1)
 }
 
-export function parseShard(text: string): { index: number; count: number } {
+function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(text)
   const index = Number(match?.[1])
   const count = Number(match?.[2])

@@ -25,7 +25,7 @@ export function diffText(step: StepResult, secrets: Secrets): string {
   return secrets.redact((step.diff ?? []).map((d) => `  ${d.path}\n    - expected ${JSON.stringify(d.expected)}\n    + given    ${clip(JSON.stringify(d.given) ?? 'undefined', 400)}`).join('\n'))
 }
 
-export function clip(text: string, max = 300): string {
+function clip(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ')
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }

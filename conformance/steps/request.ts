@@ -85,7 +85,7 @@ export function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
 }
 
-export function parseBody(text: string): unknown {
+function parseBody(text: string): unknown {
   if (!text) return null
   try {
     return JSON.parse(text)
