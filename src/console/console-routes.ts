@@ -2,12 +2,12 @@ import { z } from 'zod'
 import type { AppContext } from '../http/context.js'
 import type { Route } from '../http/reply.js'
 import { param, parseInput } from '../http/reply.js'
-import { iso } from '../domain/durations.js'
 import { notFound } from '../domain/errors.js'
 import { buildOverview } from './overview.js'
 import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
 import { campaignSeries } from './series.js'
+import { clockView } from '../http/control/clock-journal-routes.js'
 
 const transcriptQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
@@ -26,14 +26,10 @@ const seriesQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90
  */
 export function consoleRoutes(ctx: AppContext): Route[] {
   const { store } = ctx.deps
-  const clockView = () => {
-    const state = ctx.clock.state()
-    return { now: iso(ctx.clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
-  }
   return [
-    { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(ctx.deps, clockView()) }) },
+    { method: 'get', path: '/console/overview', handler: () => ({ body: buildOverview(ctx.deps, clockView(ctx.clock)) }) },
     // The console's one poll: the clock is read with the entries, so a countdown never starts before its write.
-    { method: 'get', path: '/console/queue', handler: () => ({ body: { ...clockView(), entries: pendingQueue(ctx.deps) } }) },
+    { method: 'get', path: '/console/queue', handler: () => ({ body: { ...clockView(ctx.clock), entries: pendingQueue(ctx.deps) } }) },
     {
       method: 'get',
       path: '/console/campaigns/:id/series',
@@ -57,7 +53,7 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         const body = buildTranscript({
           audit: store.audit.all(), ledger: store.ledger.all(), keyIds,
           currencyOf: (id) => store.campaigns.get(id)?.currency ?? null,
-          filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView().now,
+          filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView(ctx.clock).now,
         })
         const name = `agent-transcript-${body.generated_at.replace(/[:.]/g, '-')}.json`
         return { body, headers: download === '1' ? { 'Content-Disposition': `attachment; filename="${name}"` } : undefined }

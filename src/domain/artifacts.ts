@@ -46,3 +46,9 @@ export function usableArtifact(deps: Deps, workspaceId: string, id: string): Aud
   if (Date.parse(artifact.expires_at) <= deps.clock.now()) return `artifact ${id} expired at ${artifact.expires_at}`
   return artifact
 }
+
+/** The staged-artifact answer of `POST {api_url}/artifacts/audience-sync-input` and its MCP tool (DISP-09). */
+export function artifactView(artifact: AudienceArtifact & { ttl_seconds: number }) {
+  const { id: artifact_id, script_name, identifier_type, ttl_seconds, record_count, expires_at } = artifact
+  return { artifact_id, script_name, identifier_type, ttl_seconds, record_count, expires_at, sandbox: true }
+}

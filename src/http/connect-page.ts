@@ -6,6 +6,7 @@ import type { AdAccount, LinkState } from '../domain/connections.js'
 import { describeLink, linkGone, redeemLink } from '../domain/connections.js'
 import { SandboxError } from '../domain/errors.js'
 import { param } from './reply.js'
+import { escapeHtml } from '../support/html.js'
 
 /**
  * The connect-link consent page `GET/POST /connect/{token}` on the base host (CONN-02, CONN-03): a
@@ -40,7 +41,7 @@ export function connectPages(options: { onConnection?: ConnectionSeeder } = {}) 
           res.status(201).json({ status: 'completed', connection, sandbox: true })
           return
         }
-        res.status(201).type('html').send(page('Account connected', `<p>Connected <strong>${esc(connection.account_name)}</strong> (${esc(connection.account_id)}) to workspace <strong>${esc(view.workspace.name)}</strong>.</p><p>You can close this window; the agent will see the account in its connection list.</p>`))
+        res.status(201).type('html').send(page('Account connected', `<p>Connected <strong>${escapeHtml(connection.account_name)}</strong> (${escapeHtml(connection.account_id)}) to workspace <strong>${escapeHtml(view.workspace.name)}</strong>.</p><p>You can close this window; the agent will see the account in its connection list.</p>`))
       } catch (error) {
         // A concurrent use won the race between our check above and the redemption.
         if (error instanceof SandboxError && error.code === 'LINK_GONE' && !wantsJson(req)) return gone(req, res, next, 'used')
@@ -82,32 +83,29 @@ function wantsJson(req: Request): boolean {
 }
 
 function consentPage(input: { workspace: string; email: string; accounts: AdAccount[]; action: string; expires_at: string }): string {
-  const options = input.accounts.map((a, i) => `<label class="acct"><input type="radio" name="account_id" value="${esc(a.account_id)}"${i === 0 ? ' checked' : ''}> <span><strong>${esc(a.account_name)}</strong><br><small>${esc(a.account_id)} · ${esc(a.currency)}</small></span></label>`).join('\n')
+  const options = input.accounts.map((a, i) => `<label class="acct"><input type="radio" name="account_id" value="${escapeHtml(a.account_id)}"${i === 0 ? ' checked' : ''}> <span><strong>${escapeHtml(a.account_name)}</strong><br><small>${escapeHtml(a.account_id)} · ${escapeHtml(a.currency)}</small></span></label>`).join('\n')
   return page('Sign in with Google', `
-<p class="who">Signed in as <strong>${esc(input.email)}</strong> <small>(sandbox: no real Google account)</small></p>
-<p><strong>adops-sandbox</strong> wants to manage your Google Ads account for workspace <strong>${esc(input.workspace)}</strong>.</p>
-<form method="post" action="${esc(input.action)}">
+<p class="who">Signed in as <strong>${escapeHtml(input.email)}</strong> <small>(sandbox: no real Google account)</small></p>
+<p><strong>adops-sandbox</strong> wants to manage your Google Ads account for workspace <strong>${escapeHtml(input.workspace)}</strong>.</p>
+<form method="post" action="${escapeHtml(input.action)}">
 <fieldset><legend>Choose an ad account</legend>
 ${options}
 </fieldset>
 <button type="submit">Allow and connect</button>
 </form>
-<p><small>This single-use link expires at ${esc(input.expires_at)} (sandbox time).</small></p>`)
+<p><small>This single-use link expires at ${escapeHtml(input.expires_at)} (sandbox time).</small></p>`)
 }
 
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} · adops-sandbox</title>
+<title>${escapeHtml(title)} · adops-sandbox</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#202124}
 h1{font-size:1.4rem;font-weight:500}fieldset{border:1px solid #dadce0;border-radius:8px;padding:.5rem 1rem}
 .acct{display:flex;gap:.6rem;align-items:flex-start;padding:.5rem 0}button{margin-top:1rem;background:#1a73e8;color:#fff;border:0;border-radius:4px;padding:.6rem 1.2rem;font-size:1rem}
 small{color:#5f6368}</style></head>
-<body><h1>${esc(title)}</h1>
+<body><h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>`
 }
 
-function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
-}

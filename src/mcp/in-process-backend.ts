@@ -3,7 +3,7 @@ import { SandboxError } from '../domain/errors.js'
 import { requireScope } from '../domain/scopes.js'
 import { dispatch, outcomeBody, outcomeStatus } from '../domain/dispatcher.js'
 import { listLandingPages } from '../domain/landing-pages.js'
-import { stageArtifact } from '../domain/artifacts.js'
+import { artifactView, stageArtifact } from '../domain/artifacts.js'
 import type { StageInput } from '../domain/artifacts.js'
 import { takeToken } from '../domain/rate-limits.js'
 import { creditsView } from '../domain/billing.js'
@@ -67,10 +67,7 @@ async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<
       requireScope(actor.key.scopes, 'audiences:write')
       takeToken(ctx.deps, actor)
       const artifact = stageArtifact(ctx.deps, actor, call.body as unknown as StageInput)
-      return ok({
-        artifact_id: artifact.id, script_name: artifact.script_name, identifier_type: artifact.identifier_type,
-        ttl_seconds: artifact.ttl_seconds, record_count: artifact.record_count, expires_at: artifact.expires_at, sandbox: true,
-      }, 201)
+      return ok(artifactView(artifact), 201)
     }
   }
 }

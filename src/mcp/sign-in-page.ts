@@ -1,4 +1,5 @@
 import type { Deps } from '../domain/ports.js'
+import { escapeHtml } from '../support/html.js'
 
 /** One row of the sign-in page: a user acting in one of their active workspaces. */
 export interface SignInChoice {
@@ -35,9 +36,9 @@ export interface SignInPage {
  */
 export function renderSignInPage(page: SignInPage): string {
   const rows = page.choices.map((c, i) => `
-      <label class="choice"><input type="radio" name="account" value="${esc(`${c.user_id} ${c.workspace_id}`)}"${i === 0 ? ' checked' : ''}>
-        <strong>${esc(c.user_name)}</strong> &lt;${esc(c.email)}&gt; in <strong>${esc(c.workspace_name)}</strong>
-        <code>${esc(c.workspace_id)}</code> (${esc(c.role)})</label>`).join('')
+      <label class="choice"><input type="radio" name="account" value="${escapeHtml(`${c.user_id} ${c.workspace_id}`)}"${i === 0 ? ' checked' : ''}>
+        <strong>${escapeHtml(c.user_name)}</strong> &lt;${escapeHtml(c.email)}&gt; in <strong>${escapeHtml(c.workspace_name)}</strong>
+        <code>${escapeHtml(c.workspace_id)}</code> (${escapeHtml(c.role)})</label>`).join('')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to the ad-ops sandbox</title>
 <style>body{font:15px system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}
@@ -45,10 +46,10 @@ export function renderSignInPage(page: SignInPage): string {
 code{font-size:.85em;color:#555}button{padding:.5rem 1.2rem;margin-right:.5rem}</style></head>
 <body>
   <h1>Sign in to the ad-ops sandbox</h1>
-  <p><strong>${esc(page.clientName)}</strong> asks to act as a sandbox user in one workspace, with the scopes:</p>
-  <p>${page.scopes.map((s) => `<code>${esc(s)}</code>`).join(' ')}</p>
-  <form method="post" action="${esc(page.action)}">
-    <input type="hidden" name="request" value="${esc(page.requestId)}">
+  <p><strong>${escapeHtml(page.clientName)}</strong> asks to act as a sandbox user in one workspace, with the scopes:</p>
+  <p>${page.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</p>
+  <form method="post" action="${escapeHtml(page.action)}">
+    <input type="hidden" name="request" value="${escapeHtml(page.requestId)}">
     <fieldset><legend>Sign in as</legend>${rows || '<p>No sandbox user has a workspace.</p>'}
     </fieldset>
     <p><button type="submit" name="decision" value="allow">Sign in</button>
@@ -58,6 +59,3 @@ code{font-size:.85em;color:#555}button{padding:.5rem 1.2rem;margin-right:.5rem}<
 </body></html>`
 }
 
-function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
-}

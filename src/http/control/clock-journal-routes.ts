@@ -4,6 +4,7 @@ import type { Route } from '../reply.js'
 import { parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
 import { iso, parseDuration } from '../../domain/durations.js'
+import type { VirtualClock } from '../../runtime/virtual-clock.js'
 
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 
@@ -23,14 +24,16 @@ const journalQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 })
 
+/** What `GET /_sandbox/clock` answers; the console's queue carries the same view. */
+export function clockView(clock: VirtualClock): { now: string; frozen: boolean; offset_ms: number } {
+  const state = clock.state()
+  return { now: iso(clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
+}
+
 /** Sandbox time and the request journal. */
 export function clockJournalRoutes(ctx: AppContext): Route[] {
-  const clockView = () => {
-    const state = ctx.clock.state()
-    return { now: iso(ctx.clock.now()), frozen: state.frozen_at !== null, offset_ms: state.offset_ms }
-  }
   return [
-    { method: 'get', path: '/clock', handler: () => ({ body: clockView() }) },
+    { method: 'get', path: '/clock', handler: () => ({ body: clockView(ctx.clock) }) },
     {
       method: 'post',
       path: '/clock',
@@ -51,7 +54,7 @@ export function clockJournalRoutes(ctx: AppContext): Route[] {
         if (advance !== undefined) ctx.clock.advance(advance)
         if (body.freeze !== undefined) ctx.clock.freeze(body.freeze)
         ctx.worlds.saveClock()
-        return { body: clockView() }
+        return { body: clockView(ctx.clock) }
       },
     },
     {

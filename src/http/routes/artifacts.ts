@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { parseInput } from '../reply.js'
 import { actorOf } from '../auth.js'
-import { MAX_ARTIFACT_TTL_S, stageArtifact } from '../../domain/artifacts.js'
+import { MAX_ARTIFACT_TTL_S, artifactView, stageArtifact } from '../../domain/artifacts.js'
 import { takeToken } from '../../domain/rate-limits.js'
 
 const artifactBody = z.object({
@@ -27,13 +27,7 @@ export function artifactRoutes(ctx: AppContext): Route[] {
         const actor = actorOf(ctx, req, 'artifact', 'audiences:write')
         takeToken(ctx.deps, actor)
         const artifact = stageArtifact(ctx.deps, actor, body)
-        return {
-          status: 201,
-          body: {
-            artifact_id: artifact.id, script_name: artifact.script_name, identifier_type: artifact.identifier_type,
-            ttl_seconds: artifact.ttl_seconds, record_count: artifact.record_count, expires_at: artifact.expires_at, sandbox: true,
-          },
-        }
+        return { status: 201, body: artifactView(artifact) }
       },
     },
   ]
