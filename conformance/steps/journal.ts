@@ -22,10 +22,9 @@ export async function runJournal(spec: JournalSpec, ctx: StepContext): Promise<S
   const j = ctx.render(spec)
   const control = ctx.target.control
   if (!control) return { skipped: 'the target has no journal' }
-  const query = new URLSearchParams({ since: String(ctx.journalSince), limit: '10000' })
-  for (const key of ['path', 'method', 'status', 'host', 'key_prefix'] as const) if (j[key] !== undefined) query.set(key, String(j[key]))
-  const page = await control.request<{ entries: Array<Record<string, unknown>> }>('GET', `/journal?${query}`)
-  const entries = page.entries.filter((e) => Object.entries(j.where).every(([path, m]) => checkValue(queryPath(e, path), m) === null))
+  const { path, method, status, host, key_prefix } = j
+  const recorded = await control.journal({ since: ctx.journalSince, limit: 10000, path, method, status, host, key_prefix })
+  const entries = recorded.filter((e) => Object.entries(j.where).every(([at, m]) => checkValue(queryPath(e, at), m) === null))
   const body = { entries, count: entries.length }
   if (j.count !== undefined && entries.length !== j.count) {
     return { status: 417, body: { ...body, error: `expected ${j.count} journal entries, found ${entries.length}` } }
