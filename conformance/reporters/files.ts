@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync } from 'node:fs'
 import type { WriteStream } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Reporter, RunEvent, RunResult } from '../runner.js'
+import type { Reporter, RunEvent } from '../runner.js'
 import type { Secrets } from '../secrets.js'
 import { junitXml } from './junit.js'
 import { htmlReport } from './html.js'
@@ -62,5 +62,3 @@ export function fileReporter(spec: string): Reporter {
     default: throw new Error(`unknown reporter \`${name}\`; use json, ndjson, junit or html (optionally name:file)`)
   }
 }
-
-export type { RunResult }
