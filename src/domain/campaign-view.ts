@@ -1,7 +1,7 @@
 import type { Deps } from './ports.js'
 import type { Campaign } from './model.js'
 import type { Totals } from './metrics.js'
-import { DAY_MS, addDays, dateOf, rangeTotals } from './metrics.js'
+import { DAY_MS, addDays, dateOf, rangeTotals, todaySteadyUntil } from './metrics.js'
 import { SandboxError } from './errors.js'
 
 /** A campaign row (DESIGN "Campaign row"): settings plus metrics over a window; ctr is a fraction. */
@@ -18,7 +18,24 @@ export interface CampaignRow extends Totals {
 /** Rows carry 30-day metrics ending today (sandbox time). */
 export const ROW_WINDOW_DAYS = 30
 
+/**
+ * A campaign's row as of `now`. Rows with the default window are kept per campaign version while
+ * today's metrics stay the same (`todaySteadyUntil`), so polling a list rebuilds nothing; the row
+ * returned is frozen because it is shared.
+ */
 export function campaignRow(campaign: Campaign, now: number, days = ROW_WINDOW_DAYS): CampaignRow {
+  if (days !== ROW_WINDOW_DAYS) return buildRow(campaign, now, days)
+  const kept = steadyRows.get(campaign)
+  if (kept && kept.from <= now && now <= kept.until) return kept.row
+  const row = Object.freeze(buildRow(campaign, now, days))
+  steadyRows.set(campaign, { from: now, until: todaySteadyUntil(campaign, now), row })
+  return row
+}
+
+// Keyed by row object: a changed campaign is a new object (the store replaces rows), so a stale row is unreachable.
+const steadyRows = new WeakMap<Campaign, { from: number; until: number; row: CampaignRow }>()
+
+function buildRow(campaign: Campaign, now: number, days: number): CampaignRow {
   const end = dateOf(now)
   const totals = rangeTotals(campaign, addDays(end, -(days - 1)), end, now)
   return {

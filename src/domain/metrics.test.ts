@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Campaign } from './model.js'
-import { DAY_MS, dailyMetrics, metricsRange, rangeTotals, sumMetrics } from './metrics.js'
+import { DAY_MS, dailyMetrics, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
 
 const T0 = Date.parse('2026-03-01T00:00:00Z')
 const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
@@ -92,3 +92,44 @@ describe('daily metrics', () => {
     }
   })
 })
+
+describe('steady windows of today\'s metrics', () => {
+  const today = '2026-03-01'
+  // Every instant from `now` to the window's end, in ~2000 even steps plus both ends.
+  const instants = (from: number, to: number) => [from, to, ...Array.from({ length: 2000 }, (_, i) => from + Math.floor(((to - from) * i) / 2000))]
+
+  it.each([
+    ['an enabled search campaign', campaign()],
+    ['a display campaign with many impressions', campaign({ channel_type: 'DISPLAY', daily_budget: 900, budget_history: [{ at: at(-30), daily_budget: 900 }] })],
+    ['a campaign paused this morning', campaign({ status_history: [{ at: at(-30), status: 'ENABLED' }, { at: at(0, 5), status: 'PAUSED' }] })],
+    ['a campaign paused now that resumes this evening', campaign({ status_history: [{ at: at(-30), status: 'ENABLED' }, { at: at(0, 5), status: 'PAUSED' }, { at: at(0, 20), status: 'ENABLED' }] })],
+    ['a campaign created today', campaign({ created_at: at(0, 3), status_history: [{ at: at(0, 3), status: 'ENABLED' }] })],
+  ])('hold for %s at every instant up to their end', (_what, c) => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const subject = { ...c, seed }
+      for (const hours of [0, 2.5, 9, 13.75, 23.99]) {
+        const now = T0 + Math.floor(hours * 3_600_000)
+        const until = todaySteadyUntil(subject, now)
+        expect(until).toBeGreaterThanOrEqual(now)
+        expect(until).toBeLessThan(T0 + DAY_MS)
+        const expected = dailyMetrics(subject, today, now)
+        for (const t of instants(now, until)) expect(dailyMetrics(subject, today, t)).toEqual(expected)
+      }
+    }
+  })
+
+  it('last until the next counted click or impression while enabled, and to midnight while paused', () => {
+    const enabled = campaign()
+    const now = T0 + 12 * 3_600_000
+    const until = todaySteadyUntil(enabled, now)
+    expect(until).toBeGreaterThan(now)
+    const changed = (t: number) => JSON.stringify(dailyMetrics(enabled, today, t)) !== JSON.stringify(dailyMetrics(enabled, today, now))
+    let firstChange = until + 1
+    while (!changed(firstChange)) firstChange++
+    // The estimate stops a hair short of the real change, never seconds short.
+    expect(firstChange - until).toBeLessThanOrEqual(3)
+    const paused = campaign({ status_history: [{ at: at(-30), status: 'ENABLED' }, { at: at(0, 5), status: 'PAUSED' }] })
+    expect(todaySteadyUntil(paused, now)).toBe(T0 + DAY_MS - 1)
+  })
+})
+

@@ -49,6 +49,48 @@ export function dailyMetrics(campaign: Campaign, date: string, now: number): Day
 
 const endedDays = new WeakMap<Campaign, Map<string, DayMetrics>>()
 
+/**
+ * The last instant up to which today's row of `campaign` stays what it is at `now`, so a campaign
+ * row can be reused until then (REST-01 list polling, bench/). Today's clicks and impressions only
+ * grow with time (the enabled time is monotone, and so are floor and round of it), and the other
+ * fields follow from them: equal values at `now` and at the instant returned prove them equal at
+ * every instant between. The estimate only decides how far ahead that instant is.
+ */
+export function todaySteadyUntil(campaign: Campaign, now: number): number {
+  const date = dateOf(now)
+  const start = Date.parse(`${date}T00:00:00Z`)
+  const last = start + DAY_MS - 1
+  const current = computeDay(campaign, date, start, now)
+  const { fullClicks, ctr } = dayRates(campaign, date, start)
+  const accrued = (fullClicks * enabledMs(campaign, start, now)) / DAY_MS
+  // The next accrual at which a click is counted or an impression rounds up.
+  const next = Math.min(Math.floor(accrued) + 1, (current.impressions + 0.5) * ctr)
+  const resumes = enabledAt(campaign, now) ? now : nextEnabled(campaign, now)
+  const ahead = fullClicks > 0 ? Math.floor(((next - accrued) / fullClicks) * DAY_MS) - 1 : Infinity
+  let candidate = Math.min(last, resumes + ahead)
+  for (let tries = 0; candidate > now && tries < 4; tries++) {
+    if (sameCounts(computeDay(campaign, date, start, candidate), current)) return candidate
+    candidate = now + Math.floor((candidate - now) / 2)
+  }
+  return now
+}
+
+function enabledAt(campaign: Campaign, at: number): boolean {
+  let status: string | undefined
+  for (const entry of campaign.status_history) if (Date.parse(entry.at) <= at) status = entry.status
+  return status === 'ENABLED'
+}
+
+// When a campaign that is not enabled at `now` is next enabled (an entry can lie ahead after a clock rewind).
+function nextEnabled(campaign: Campaign, now: number): number {
+  const entry = campaign.status_history.find((e) => e.status === 'ENABLED' && Date.parse(e.at) > now)
+  return entry ? Date.parse(entry.at) : Infinity
+}
+
+function sameCounts(a: Sums, b: Sums): boolean {
+  return a.impressions === b.impressions && a.clicks === b.clicks && a.conversions === b.conversions && a.cost === b.cost
+}
+
 function computeDay(campaign: Campaign, date: string, start: number, now: number): DayMetrics {
   const active = enabledMs(campaign, start, Math.min(start + DAY_MS, now)) / DAY_MS
   const { fullClicks, ctr, cpc, cvr } = dayRates(campaign, date, start)

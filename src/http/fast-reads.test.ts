@@ -54,6 +54,23 @@ describe('fast read path for GET /v1/campaigns', () => {
       expect(lastEntry()).toEqual(expressEntry)
     })
 
+  it('keeps answering like express while the clock moves, a campaign changes and the day rolls over', async () => {
+    const clock = sb.ctx.clock
+    const start = clock.now()
+    for (const [advance, change] of [[0, false], [1, false], [90_000, false], [0, true], [86_400_000, false]] as const) {
+      clock.restore({ offset_ms: 0, frozen_at: clock.now() + advance })
+      if (change) {
+        const [first] = sb.ctx.deps.store.campaigns.filter((c) => c.workspace_id === 'ws_acme')
+        sb.ctx.deps.store.campaigns.update(first.id, { campaign_name: 'Renamed while polling' })
+      }
+      const viaFast = await call(fast.url, 'GET', '/v1/campaigns', { key: KEYS.agent })
+      const viaExpress = await call(express.url, 'GET', '/v1/campaigns', { key: KEYS.agent })
+      expect(viaFast.text).toBe(viaExpress.text)
+    }
+    expect(clock.now()).toBe(start + 86_400_000 + 90_001)
+    expect((await call(fast.url, 'GET', '/v1/campaigns', { key: KEYS.agent })).text).toContain('Renamed while polling')
+  })
+
   it('serves a plain list itself, marks the key used and takes a rate-limit token', async () => {
     setRateLimits(sb.ctx.deps, 'ws_acme', { per_key: { capacity: 2, refill_per_second: 0.001 }, per_workspace: null })
     const statuses = []

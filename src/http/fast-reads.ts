@@ -8,6 +8,7 @@ import { readCredential } from './credentials.js'
 import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
+import type { CampaignListBody } from './routes/campaigns.js'
 import { campaignListBody, LIST_PARAMS, LIST_SCOPE, parseListQuery, requireGoogle } from './routes/campaigns.js'
 
 const LIST_PATH = '/v1/campaigns'
@@ -24,12 +25,13 @@ const UNUSUAL_HEADERS = ['content-length', 'transfer-encoding', 'if-none-match',
  * changes, so express then answers exactly as if it had seen the request first.
  */
 export function withFastReads(ctx: AppContext, app: RequestListener): RequestListener {
+  const texts = new ListTexts()
   return (req, res) => {
-    if (!serveList(ctx, req, res)) app(req, res)
+    if (!serveList(ctx, texts, req, res)) app(req, res)
   }
 }
 
-function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): boolean {
+function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? ''
   const mark = url.indexOf('?')
   if (req.method !== 'GET' || (mark === -1 ? url : url.slice(0, mark)) !== LIST_PATH) return false
@@ -57,20 +59,45 @@ function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): 
   })))
   markUsed(deps, actor)
   const body = campaignListBody(deps, actor.workspace.id, parsed)
+  const text = texts.of(`${actor.workspace.id}|${parsed.status}|${parsed.name}|${parsed.page}|${parsed.limit}`, body)
   // Like express's `handle`: the reply waits for any flush in flight (group commit).
   deps.store.commit().then(
-    () => (responseText = sendJson(res, 200, {}, body)),
+    () => (responseText = sendJson(res, 200, {}, text)),
     (error: unknown) => {
       const failure = errorToRender(ctx.logger, error, LIST_PATH)
-      responseText = sendJson(res, failure.status, failure.headers, failure.toBody())
+      responseText = sendJson(res, failure.status, failure.headers, JSON.stringify(failure.toBody()))
     },
   )
   return true
 }
 
-/** Renders JSON as express's `res.set(headers).status(status).json(body)` does; returns the text. */
-function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): string {
-  const text = JSON.stringify(body)
+/**
+ * The JSON text of recent list bodies, reused while a body is the same: same totals and page, same
+ * dates, and the very same row objects (rows are kept while their metrics stay put, see
+ * `campaignRow`), so serialising, most of a repeated list's cost, happens once per change.
+ */
+class ListTexts {
+  readonly #kept = new Map<string, { body: CampaignListBody; text: string }>()
+
+  of(key: string, body: CampaignListBody): string {
+    const kept = this.#kept.get(key)
+    if (kept && sameList(kept.body, body)) return kept.text
+    const text = JSON.stringify(body)
+    // Bounded: one entry per workspace and filter combination actually polled.
+    if (this.#kept.size >= 1_000) this.#kept.clear()
+    this.#kept.set(key, { body, text })
+    return text
+  }
+}
+
+function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
+  return a.total === b.total && a.page === b.page && a.limit === b.limit && a.has_more === b.has_more &&
+    a.date_range.start_date === b.date_range.start_date && a.date_range.end_date === b.date_range.end_date &&
+    a.campaigns.length === b.campaigns.length && a.campaigns.every((row, i) => row === b.campaigns[i])
+}
+
+/** Writes JSON text as express's `res.set(headers).status(status).json(body)` does; returns it. */
+function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, text: string): string {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
   res.setHeader('Content-Type', 'application/json; charset=utf-8')
   res.setHeader('Content-Length', Buffer.byteLength(text))

@@ -7,6 +7,7 @@ import { param, parseInput } from '../reply.js'
 import { actorOf, callerOf } from '../auth.js'
 import { prepareCall } from '../../domain/args.js'
 import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
+import type { CampaignRow, DateRange } from '../../domain/campaign-view.js'
 import { campaignRow, listCampaigns, resolveRange, ROW_WINDOW_DAYS } from '../../domain/campaign-view.js'
 import { findCampaign } from '../../domain/campaigns.js'
 import { metricsRange, sumMetrics, addDays, dateOf } from '../../domain/metrics.js'
@@ -39,8 +40,19 @@ export function requireGoogle(query: ListQuery): void {
   }
 }
 
+/** `GET /v1/campaigns`'s body. */
+export interface CampaignListBody {
+  campaigns: CampaignRow[]
+  total: number
+  page: number
+  limit: number
+  has_more: boolean
+  date_range: DateRange
+  sandbox: true
+}
+
 /** One page of the workspace's campaign rows with 30-day metrics ending today (REST-01). */
-export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): Record<string, unknown> {
+export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): CampaignListBody {
   const now = deps.clock.now()
   const all = listCampaigns(deps, workspaceId, query)
   const start = (query.page - 1) * query.limit
@@ -75,8 +87,8 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       handler: (req) => {
         const query = parseListQuery({ ...req.query })
         const actor = actorOf(ctx, req, 'resource', LIST_SCOPE)
-        takeToken(deps, actor)
         requireGoogle(query)
+        takeToken(deps, actor)
         return { body: campaignListBody(deps, actor.workspace.id, query) }
       },
     },
