@@ -48,7 +48,7 @@ describe('loading scenario files', () => {
 
   it('loads every shipped scenario', async () => {
     const scenarios = await loadScenarios(['scenarios'])
-    expect(scenarios.length).toBeGreaterThan(50)
+    expect(scenarios.length).toBeGreaterThanOrEqual(100)
     for (const s of scenarios) expect(s.file).toMatch(/^scenarios\/[a-z]+\/[A-Z]+-\d{2}-[a-z0-9-]+\.yaml$/)
     for (const s of scenarios) expect(s.tags.some((t) => t === 'spec' || t === 'sandbox'), s.id).toBe(true)
   })

@@ -16,7 +16,9 @@ describe('the scenario suite against the in-process sandbox', () => {
     expect(run.coverage.uncovered).toEqual([])
     expect(run.coverage.unknown).toEqual([])
     expect(s.violations).toBe(0)
-    expect(s.passed).toBeGreaterThanOrEqual(50)
+    // The bench target is a suite of 100+ scenarios in ≤ 10 s; at least 90 of them run in-process (the rest need --sdk).
+    expect(run.scenarios.length).toBeGreaterThanOrEqual(100)
+    expect(s.passed).toBeGreaterThanOrEqual(90)
     expect(run.exitCode).toBe(0)
   }, 180_000)
 })
