@@ -39,11 +39,17 @@ describe('the runner catches a broken server', () => {
   it('a held write answered 200 fails exactly the scenarios that submit held writes', async () => {
     const ids = await failing((_req, res) => (res.status === 202 ? { ...res, status: 200 } : res))
     expect(ids).toEqual([
+      'errors.held-write-charged-on-approval',
+      'gate.budget-increase-thresholds',
       'gate.default-policy',
       'gate.held-write-202',
       'gate.held-write-approved-runs-once',
       'gate.no-self-approval',
+      'gate.review-expiry-boundary',
+      'gate.review-outcomes-in-audit',
+      'key.isolation-audit-and-requests',
       'rest.backend-held-by-policy',
+      'rest.metrics-over-sandbox-time',
     ])
   }, 120_000)
 
@@ -57,10 +63,12 @@ describe('the runner catches a broken server', () => {
     expect(ids).toEqual([
       'key.child-bound-to-parent',
       'key.expired',
+      'key.expiry-boundary',
       'key.format',
       'key.journal-masks-values',
       'key.no-cross-workspace',
       'key.revoke',
+      'key.revoked-parent-child',
       'key.value-shown-once',
     ])
   }, 120_000)
@@ -71,7 +79,7 @@ describe('the runner catches a broken server', () => {
       const { 'retry-after': _drop, ...headers } = res.headers
       return { ...res, headers }
     })
-    expect(ids).toEqual(['errors.limits-per-workspace', 'errors.rate-limit-retry-after', 'errors.scripted-429-honoured'])
+    expect(ids).toEqual(['errors.limits-per-workspace', 'errors.rate-limit-retry-after', 'errors.retry-after-countdown', 'errors.scripted-429-honoured'])
   }, 120_000)
 })
 
