@@ -33,7 +33,7 @@ describe('campaign rows', () => {
     expect(campaignRow(c, noon + 1)).toBe(first)
     expect(Object.isFrozen(first)).toBe(true)
     expect(campaignRow(c, noon - 3_600_000)).not.toEqual(first)
-    const paused = { ...c, status: 'PAUSED' }
+    const paused = { ...c, status: 'PAUSED' as const }
     expect(campaignRow(paused, noon + 1)).toMatchObject({ status: 'PAUSED', clicks: first.clicks })
   })
 

@@ -3,7 +3,6 @@ import { parse as parseQuery } from 'node:querystring'
 import type { AppContext } from './context.js'
 import { authenticate, authorize, markUsed } from '../domain/access.js'
 import { takeToken } from '../domain/rate-limits.js'
-import { iso } from '../domain/durations.js'
 import { readCredential } from './credentials.js'
 import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
@@ -38,7 +37,7 @@ function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res:
   if (UNUSUAL_HEADERS.some((name) => req.headers[name] !== undefined) || activeFaultRules(ctx).length > 0) return false
   const { deps } = ctx
   const started = performance.now()
-  const sandboxTime = iso(ctx.clock.now())
+  const sandboxMs = ctx.clock.now()
   // express 5's default ("simple") query parser is node:querystring.
   const query = parseQuery(mark === -1 ? '' : url.slice(mark + 1))
   if (!Object.entries(query).every(([name, value]) => LIST_PARAMS.has(name) && typeof value === 'string')) return false
@@ -55,7 +54,7 @@ function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res:
   }
   let responseText = ''
   res.on('finish', () => ctx.journal.record(exchangeEntry({
-    host: 'api', started, sandboxTime, path: LIST_PATH, query, status: res.statusCode, req, res, requestBody: '', responseText, fault: null,
+    host: 'api', started, sandboxMs, path: LIST_PATH, query, status: res.statusCode, req, res, requestBody: '', responseText, fault: null,
   })))
   markUsed(deps, actor)
   const body = campaignListBody(deps, actor.workspace.id, parsed)

@@ -38,6 +38,15 @@ describe('request journal', () => {
     expect((await sb.control.journal({ limit: 1 })).map((e) => e.path)).toEqual(['/api/v1/keys'])
   })
 
+  it('records each exchange\'s own headers and query when consecutive requests differ', async () => {
+    const variants = [{ 'x-trace': 'a' }, { 'x-trace': 'a' }, { 'x-trace': 'b' }, {}, { 'x-trace': 'a', 'x-other': '1' }]
+    for (const [i, headers] of variants.entries()) await sb.api('GET', i % 2 ? `/v1/me?n=${i}` : '/v1/me', { key: KEYS.agent, headers })
+    const entries = await sb.control.journal()
+    expect(entries.map((e) => [e.request.headers['x-trace'], e.request.headers['x-other'], e.query])).toEqual([
+      ['a', undefined, {}], ['a', undefined, { n: '1' }], ['b', undefined, {}], [undefined, undefined, { n: '3' }], ['a', '1', {}],
+    ])
+  })
+
   it('keeps only the newest exchanges up to its limit, skips the control plane, and can be cleared', async () => {
     for (let i = 0; i < 8; i++) await sb.api('GET', `/v1/me?i=${i}`, { key: KEYS.owner })
     const kept = await sb.control.journal()

@@ -37,10 +37,28 @@ export interface JournalQuery {
   limit?: number
 }
 
-/** An entry as kept in the ring: bodies as redacted text. */
-export interface StoredEntry extends Omit<JournalEntry, 'request' | 'response'> {
-  request: { headers: Record<string, string>; body: string }
-  response: { headers: Record<string, string>; body: string }
+/**
+ * An entry as kept in the ring: flat, times as numbers, bodies as redacted text; expanded when
+ * read. Under load thousands of entries are young at each minor GC, and its cost is what survives,
+ * so an entry is one small object whose header and query records are shared with the previous
+ * entry when equal (a client's headers rarely change).
+ */
+export interface StoredEntry {
+  seq: number
+  at_ms: number
+  sandbox_ms: number
+  host: 'base' | 'api'
+  method: string
+  path: string
+  query: Record<string, unknown>
+  status: number
+  duration_ms: number
+  key_prefix: string | null
+  request_headers: Record<string, string>
+  request_body: string
+  response_headers: Record<string, string>
+  response_body: string
+  fault: string | null
 }
 
 /**
@@ -101,7 +119,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.path.startsWith('/_sandbox')) return next()
     const started = performance.now()
-    const sandboxTime = iso(clock.now())
+    const sandboxMs = clock.now()
     // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
     const path = req.path
     let responseText = ''
@@ -116,7 +134,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
       if (recorded) return
       recorded = true
       journal.record(exchangeEntry({
-        host, started, sandboxTime, path, status, req, res, query: req.query,
+        host, started, sandboxMs, path, status, req, res, query: req.query,
         requestBody: rawBody(req), responseText, fault: (res.locals.fault as string | undefined) ?? null,
       }))
     }
@@ -134,7 +152,8 @@ export interface Exchange {
   host: 'base' | 'api'
   /** `performance.now()` when the exchange started. */
   started: number
-  sandboxTime: string
+  /** Sandbox time when the exchange started. */
+  sandboxMs: number
   path: string
   query: unknown
   status: number
@@ -149,20 +168,52 @@ export interface Exchange {
 export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
   const credential = anyCredential(x.req)
   return {
-    at: new Date().toISOString(),
-    sandbox_time: x.sandboxTime,
+    at_ms: Date.now(),
+    sandbox_ms: x.sandboxMs,
     host: x.host,
     method: x.req.method ?? '',
     path: redactText(x.path),
-    query: JSON.parse(redactText(JSON.stringify(x.query ?? {}))) as Record<string, unknown>,
+    query: queries.keep(redactQuery(x.query)),
     status: x.status,
     duration_ms: Math.round((performance.now() - x.started) * 100) / 100,
     // A prefix of something shorter than a key would be most of it; keep only real prefixes.
     key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
-    request: { headers: redactHeaders(x.req.headers), body: redactText(x.requestBody) },
-    response: { headers: pickHeaders(x.res), body: redactText(x.responseText) },
+    request_headers: requestHeaders.keep(redactHeaders(x.req.headers)),
+    request_body: redactText(x.requestBody),
+    response_headers: responseHeaders.keep(pickHeaders(x.res)),
+    response_body: redactText(x.responseText),
     fault: x.fault,
   }
+}
+
+/** Hands back the record it kept last when `next` has the same entries, so equal records are shared. */
+class LastRecord<T extends Record<string, unknown>> {
+  #last: T | null = null
+
+  keep(next: T): T {
+    if (this.#last && sameEntries(this.#last, next)) return this.#last
+    this.#last = Object.freeze(next)
+    return next
+  }
+}
+
+const queries = new LastRecord<Record<string, unknown>>()
+const requestHeaders = new LastRecord<Record<string, string>>()
+const responseHeaders = new LastRecord<Record<string, string>>()
+
+function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let count = 0
+  for (const name in b) {
+    if (a[name] !== b[name] || !Object.hasOwn(a, name)) return false
+    count++
+  }
+  return count === Object.keys(a).length
+}
+
+function redactQuery(query: unknown): Record<string, unknown> {
+  const text = JSON.stringify(query ?? {})
+  // Most exchanges have no query: skip the parse.
+  return text === '{}' ? {} : (JSON.parse(redactText(text)) as Record<string, unknown>)
 }
 
 /** The raw request text, kept by the JSON parser's `verify` hook. */
@@ -192,8 +243,14 @@ function pickHeaders(res: Exchange['res']): Record<string, string> {
   return out
 }
 
-function expand(entry: StoredEntry): JournalEntry {
-  return { ...entry, request: { ...entry.request, body: parse(entry.request.body) }, response: { ...entry.response, body: parse(entry.response.body) } }
+function expand(e: StoredEntry): JournalEntry {
+  return {
+    seq: e.seq, at: new Date(e.at_ms).toISOString(), sandbox_time: iso(e.sandbox_ms), host: e.host, method: e.method, path: e.path,
+    query: structuredClone(e.query), status: e.status, duration_ms: e.duration_ms, key_prefix: e.key_prefix,
+    request: { headers: { ...e.request_headers }, body: parse(e.request_body) },
+    response: { headers: { ...e.response_headers }, body: parse(e.response_body) },
+    fault: e.fault,
+  }
 }
 
 function parse(text: string): unknown {
