@@ -39,7 +39,7 @@ describe('request journal', () => {
   })
 
   it('records each exchange\'s own headers and query when consecutive requests differ', async () => {
-    const variants = [{ 'x-trace': 'a' }, { 'x-trace': 'a' }, { 'x-trace': 'b' }, {}, { 'x-trace': 'a', 'x-other': '1' }]
+    const variants: Array<Record<string, string>> = [{ 'x-trace': 'a' }, { 'x-trace': 'a' }, { 'x-trace': 'b' }, {}, { 'x-trace': 'a', 'x-other': '1' }]
     for (const [i, headers] of variants.entries()) await sb.api('GET', i % 2 ? `/v1/me?n=${i}` : '/v1/me', { key: KEYS.agent, headers })
     const entries = await sb.control.journal()
     expect(entries.map((e) => [e.request.headers['x-trace'], e.request.headers['x-other'], e.query])).toEqual([
