@@ -35,7 +35,7 @@ export interface RunningSandbox {
 export async function createSandbox(options: CreateSandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await buildSandbox(options)
   const host = options.host ?? '127.0.0.1'
-  const base = await listen(sandbox.baseApp, host, options.port ?? 0)
+  const base = await listen(sandbox.baseListener, host, options.port ?? 0)
   const api = await listen(sandbox.apiListener, host, options.apiPort ?? 0).catch(async (error) => {
     await base.close()
     throw error

@@ -16,6 +16,7 @@ import { Journal } from './http/journal.js'
 import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
 import { withFastReads } from './http/fast-reads.js'
+import { withFastRuns } from './http/fast-runs.js'
 import { connectionRoutes } from './http/routes/connections.js'
 import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
@@ -56,6 +57,8 @@ export interface Sandbox {
   ctx: AppContext
   baseApp: Express
   apiApp: Express
+  /** What listens on the base host: `baseApp` behind the fast dispatcher path (`http/fast-runs.ts`). */
+  baseListener: RequestListener
   /** What listens on the api host: `apiApp` behind the fast read path (`http/fast-reads.ts`). */
   apiListener: RequestListener
   /** True when the state came from an existing file rather than a fresh world. */
@@ -124,15 +127,17 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
   const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api')])
+  const baseApp = createBaseApp(ctx, {
+    // Safety gate, reviews, audit and connections (issue 4).
+    routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
+    mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), hostedMcp(), mountContract],
+    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
+    pages: [mountConsolePages],
+  })
   return {
     ctx,
-    baseApp: createBaseApp(ctx, {
-      // Safety gate, reviews, audit and connections (issue 4).
-      routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
-      mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), hostedMcp(), mountContract],
-      control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
-      pages: [mountConsolePages],
-    }),
+    baseApp,
+    baseListener: withFastRuns(ctx, baseApp),
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,

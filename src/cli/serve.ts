@@ -48,7 +48,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger,
   }).catch((error: Error) => fail(error.message))
-  const base = await listen(sandbox.baseApp, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
+  const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
   sandbox.ctx.urls = { base: base.url, api: api.url }
   const meta = sandbox.ctx.deps.store.meta()

@@ -39,11 +39,15 @@ export function dispatch(deps: Deps, caller: Caller, request: DispatchRequest): 
  */
 export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall, surface: AuditEntry['surface']): DispatchOutcome {
   const actor = authorize(deps, caller, call.entry.required_scope)
-  takeToken(deps, actor)
-  if (call.entry.kind === 'write') return submitWrite(deps, { actor, call, surface })
+  if (call.entry.kind === 'write') {
+    takeToken(deps, actor)
+    return submitWrite(deps, { actor, call, surface })
+  }
   const ctx = contextOf(deps, actor.workspace.id, actor.key.id, call)
   const executor = executorFor(call.entry.name)
   executor.preflight?.(ctx)
+  // After the preflight: a read refused there (404, 400) takes no rate-limit token (ERR-05).
+  takeToken(deps, actor)
   const charge = chargeCall(ctx)
   try {
     return { kind: 'read', result: executor.run(ctx).result, credits_used: charge ? -charge.amount : 0 }

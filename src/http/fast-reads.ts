@@ -4,15 +4,11 @@ import type { AppContext } from './context.js'
 import { authenticate, authorize, markUsed } from '../domain/access.js'
 import { takeToken } from '../domain/rate-limits.js'
 import { readCredential } from './credentials.js'
-import { activeFaultRules } from './faults.js'
-import { exchangeEntry } from './journal.js'
-import { errorToRender } from './error-handler.js'
+import { FastExchange, fastPathAllowed } from './fast-path.js'
 import type { CampaignListBody } from './routes/campaigns.js'
 import { campaignListBody, LIST_PARAMS, LIST_SCOPE, parseListQuery, requireGoogle } from './routes/campaigns.js'
 
 const LIST_PATH = '/v1/campaigns'
-// Present on a request express would treat specially (a body to parse, a conditional GET that may be a 304).
-const UNUSUAL_HEADERS = ['content-length', 'transfer-encoding', 'if-none-match', 'if-modified-since']
 
 /**
  * The api host's request listener: a plain, successful `GET /v1/campaigns` (REST-01) is answered
@@ -34,13 +30,12 @@ function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res:
   const url = req.url ?? ''
   const mark = url.indexOf('?')
   if (req.method !== 'GET' || (mark === -1 ? url : url.slice(0, mark)) !== LIST_PATH) return false
-  if (UNUSUAL_HEADERS.some((name) => req.headers[name] !== undefined) || activeFaultRules(ctx).length > 0) return false
+  if (req.headers['content-length'] !== undefined || !fastPathAllowed(ctx, req)) return false
   const { deps } = ctx
-  const started = performance.now()
-  const sandboxMs = ctx.clock.now()
   // express 5's default ("simple") query parser is node:querystring.
   const query = parseQuery(mark === -1 ? '' : url.slice(mark + 1))
   if (!Object.entries(query).every(([name, value]) => LIST_PARAMS.has(name) && typeof value === 'string')) return false
+  const exchange = new FastExchange(ctx, { host: 'api', path: LIST_PATH, query, req, res })
   let actor
   let parsed
   try {
@@ -52,21 +47,9 @@ function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res:
   } catch {
     return false
   }
-  let responseText = ''
-  res.on('finish', () => ctx.journal.record(exchangeEntry({
-    host: 'api', started, sandboxMs, path: LIST_PATH, query, status: res.statusCode, req, res, requestBody: '', responseText, fault: null,
-  })))
   markUsed(deps, actor)
   const body = campaignListBody(deps, actor.workspace.id, parsed)
-  const text = texts.of(`${actor.workspace.id}|${parsed.status}|${parsed.name}|${parsed.page}|${parsed.limit}`, body)
-  // Like express's `handle`: the reply waits for any flush in flight (group commit).
-  deps.store.commit().then(
-    () => (responseText = sendJson(res, 200, {}, text)),
-    (error: unknown) => {
-      const failure = errorToRender(ctx.logger, error, LIST_PATH)
-      responseText = sendJson(res, failure.status, failure.headers, JSON.stringify(failure.toBody()))
-    },
-  )
+  exchange.replyAfterCommit({ body }, texts.of(`${actor.workspace.id}|${parsed.status}|${parsed.name}|${parsed.page}|${parsed.limit}`, body))
   return true
 }
 
@@ -93,14 +76,4 @@ function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
   return a.total === b.total && a.page === b.page && a.limit === b.limit && a.has_more === b.has_more &&
     a.date_range.start_date === b.date_range.start_date && a.date_range.end_date === b.date_range.end_date &&
     a.campaigns.length === b.campaigns.length && a.campaigns.every((row, i) => row === b.campaigns[i])
-}
-
-/** Writes JSON text as express's `res.set(headers).status(status).json(body)` does; returns it. */
-function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, text: string): string {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(text))
-  res.statusCode = status
-  res.end(text)
-  return text
 }

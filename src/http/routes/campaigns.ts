@@ -97,8 +97,8 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       path: '/v1/campaigns/:id',
       handler: (req) => {
         const actor = actorOf(ctx, req, 'resource', 'campaigns:read')
-        takeToken(deps, actor)
         const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
+        takeToken(deps, actor)
         return { body: { ...campaignRow(campaign, deps.clock.now()), created_at: campaign.created_at, status_history: campaign.status_history, budget_history: campaign.budget_history, sandbox: true } }
       },
     },
@@ -108,10 +108,11 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       handler: (req) => {
         const query = parseInput(metricsQuery, { ...req.query }, 'Query')
         const actor = actorOf(ctx, req, 'resource', 'reporting:read')
-        takeToken(deps, actor)
         const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
         const now = deps.clock.now()
         const range = resolveRange(query, now, { days: 'days', start_date: 'start_date' })
+        // Last: a refused request (404, 400) takes no rate-limit token (ERR-05).
+        takeToken(deps, actor)
         const daily = metricsRange(campaign, range.start_date, range.end_date, now)
         return {
           body: {

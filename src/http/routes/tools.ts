@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { AppContext } from '../context.js'
-import type { Route } from '../reply.js'
+import type { Reply, Route } from '../reply.js'
+import type { Caller } from '../../domain/access.js'
 import { param, parseInput } from '../reply.js'
 import { actorOf, callerOf } from '../auth.js'
 import { dispatchableNames, findEntry, searchCatalog } from '../../domain/catalog.js'
@@ -24,17 +25,19 @@ const catalogQuery = z.object({
     .max(100, 'must be an integer from 1 to 100').default(50),
 })
 
-/** POST …/tools/run: validate, then authenticate, then dispatch (house order; DISP-01, ERR-05). */
+/**
+ * A dispatcher call from its JSON body: validate, then authenticate (`caller`, called once the body
+ * is valid), then dispatch (house order; DISP-01, ERR-05). Shared by the route and the fast path.
+ */
+export function runTool(ctx: AppContext, input: unknown, caller: () => Caller, surface: AuditEntry['surface']): Reply {
+  const call = prepareCall(parseInput(runBody, input))
+  const outcome = dispatchPrepared(ctx.deps, caller(), call, surface)
+  return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
+}
+
+/** POST …/tools/run. */
 function runRoute(ctx: AppContext, path: string, surface: AuditEntry['surface']): Route {
-  return {
-    method: 'post',
-    path,
-    handler: (req) => {
-      const call = prepareCall(parseInput(runBody, req.body))
-      const outcome = dispatchPrepared(ctx.deps, callerOf(ctx, req, 'tools'), call, surface)
-      return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
-    },
-  }
+  return { method: 'post', path, handler: (req) => runTool(ctx, req.body, () => callerOf(ctx, req, 'tools'), surface) }
 }
 
 /** Dispatcher and catalog on the base host (DISP-01..03). */

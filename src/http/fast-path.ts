@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AppContext } from './context.js'
+import type { Reply } from './reply.js'
+import { activeFaultRules } from './faults.js'
+import { exchangeEntry } from './journal.js'
+import { errorToRender } from './error-handler.js'
+
+// Present on a request express would treat specially (a conditional GET that may be a 304, an
+// `Expect: 100-continue` handshake, a compressed body).
+const UNUSUAL_HEADERS = ['if-none-match', 'if-modified-since', 'expect', 'content-encoding', 'transfer-encoding']
+
+/**
+ * Whether a fast path may answer at all: no scripted fault is active (faults are express
+ * middleware) and no header asks for handling the fast paths do not reproduce.
+ */
+export function fastPathAllowed(ctx: AppContext, req: IncomingMessage): boolean {
+  return !UNUSUAL_HEADERS.some((name) => req.headers[name] !== undefined) && activeFaultRules(ctx).length === 0
+}
+
+/**
+ * An exchange a fast path may answer, timed from when it was seen. Once answered it is recorded in
+ * the journal when it finishes, as the express middleware records the others.
+ */
+export class FastExchange {
+  readonly #started = performance.now()
+  readonly #sandboxMs: number
+  #requestBody = ''
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly target: { host: 'base' | 'api'; path: string; query: unknown; req: IncomingMessage; res: ServerResponse },
+  ) {
+    this.#sandboxMs = ctx.clock.now()
+  }
+
+  set requestBody(text: string) {
+    this.#requestBody = text
+  }
+
+  /** Sends a reply after any flush in flight (group commit), as express's `handle` does; `text` is the body already serialised. */
+  replyAfterCommit(reply: Reply, text?: string): void {
+    this.ctx.deps.store.commit().then(
+      () => this.send(reply.status ?? 200, reply.headers ?? {}, text ?? JSON.stringify(reply.body)),
+      (error: unknown) => this.fail(error),
+    )
+  }
+
+  /** Renders an error as express's error handler does. */
+  fail(error: unknown): void {
+    const failure = errorToRender(this.ctx.logger, error, this.target.path)
+    this.send(failure.status, failure.headers, JSON.stringify(failure.toBody()))
+  }
+
+  // As express's `res.set(headers).status(status).json(body)` writes it.
+  private send(status: number, headers: Record<string, string>, text: string): void {
+    const { host, path, query, req, res } = this.target
+    res.on('finish', () => this.ctx.journal.record(exchangeEntry({
+      host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
+      requestBody: this.#requestBody, responseText: text, fault: null,
+    })))
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+    res.setHeader('Content-Type', 'application/json; charset=utf-8')
+    res.setHeader('Content-Length', Buffer.byteLength(text))
+    res.statusCode = status
+    res.end(text)
+  }
+}
