@@ -25,7 +25,7 @@ import { reviewControlRoutes } from './http/control/review-routes.js'
 import { mountConsolePages } from './console/console-static.js'
 import { consoleRoutes } from './console/console-routes.js'
 import { contractRoutes, mountContract } from './http/control/contract-routes.js'
-import { hostedMcp } from './mcp/hosted.js'
+import { lazyHostedMcp } from './mcp/lazy-hosted.js'
 import { generateCampaigns } from './domain/campaigns.js'
 import { apiToolRoutes, toolRoutes } from './http/routes/tools.js'
 import { campaignRoutes } from './http/routes/campaigns.js'
@@ -130,7 +130,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const baseApp = createBaseApp(ctx, {
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
-    mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), hostedMcp(), mountContract],
+    mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp(), mountContract],
     control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
     pages: [mountConsolePages],
   })

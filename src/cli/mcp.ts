@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander'
 import pino from 'pino'
 import { readEnv, readServiceEnv } from '../config.js'
-import { runStdioServer } from '../mcp/stdio.js'
 
 /**
  * `adops-sandbox mcp`: the local stdio MCP server (MCP-04). Key from `SERVICE_API_KEY`; targets
@@ -17,6 +16,8 @@ export function mcpCommand(): Command {
       .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']))
     .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string }) => {
       const logger = pino({ level: flags.logLevel }, pino.destination(2))
+      // Loaded here: the MCP SDK is a large import every other command can do without.
+      const { runStdioServer } = await import('../mcp/stdio.js')
       await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger })
       process.exit(0)
     })

@@ -1,19 +1,12 @@
 import express from 'express'
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
+import type { IRouter, NextFunction, Request, RequestHandler, Response } from 'express'
 import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js'
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js'
 import { ALL_SCOPES } from '../domain/scopes.js'
 import { invalidRequest } from '../domain/errors.js'
 import type { SandboxOAuthProvider } from './oauth-provider.js'
+import { MCP_PATH, OAUTH_PATHS, SIGN_IN_PATH } from './hosted-paths.js'
 
-export const MCP_PATH = '/mcp'
-export const SIGN_IN_PATH = '/oauth/sign-in'
-
-/** Paths the SDK's auth router answers (authorization server + protected-resource metadata). */
-const OAUTH_PATHS = new Set([
-  '/authorize', '/token', '/register', '/revoke',
-  '/.well-known/oauth-authorization-server', `/.well-known/oauth-protected-resource${MCP_PATH}`,
-])
 const MAX_ORIGINS = 16
 
 /** The origin a client used to reach us; metadata must name it, or clients reject the resource. */
@@ -33,7 +26,7 @@ export function resourceUrls(req: Request): { resource: string; metadata: string
  * (a few at most). The SDK refuses an http issuer off loopback; there OAuth answers 404 and only
  * `X-Service-Key` works. Rate limiting is off: the sandbox's limits are for the API.
  */
-export function mountOAuth(app: Express, provider: SandboxOAuthProvider): void {
+export function mountOAuth(app: IRouter, provider: SandboxOAuthProvider): void {
   const routers = new Map<string, RequestHandler | null>()
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (!OAUTH_PATHS.has(req.path)) return next()

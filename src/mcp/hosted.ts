@@ -1,11 +1,12 @@
 import express from 'express'
-import type { Express, NextFunction, Request, Response } from 'express'
+import type { IRouter, NextFunction, Request, Response } from 'express'
 import type { AppContext } from '../http/context.js'
 import { keepRawBody } from '../http/journal.js'
 import { JSON_LIMIT } from '../http/base-app.js'
 import { SandboxError } from '../domain/errors.js'
 import { SandboxOAuthProvider } from './oauth-provider.js'
-import { MCP_PATH, SIGN_IN_PATH, mountOAuth, resourceUrls } from './hosted-oauth.js'
+import { mountOAuth, resourceUrls } from './hosted-oauth.js'
+import { MCP_PATH, SIGN_IN_PATH } from './hosted-paths.js'
 import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
 import { createMcpServer } from './server.js'
@@ -18,10 +19,11 @@ export interface HostedMcpOptions {
 
 /**
  * Hosted MCP on the base host (DESIGN "Processes"): `{base_url}/mcp` (Streamable HTTP) and the
- * sandbox's OAuth 2.1 server for it (MCP-01..03, MCP-05). Pass to `createBaseApp(ctx, {mounts})`.
+ * sandbox's OAuth 2.1 server for it (MCP-01..03, MCP-05), mounted on an app or router. `serve`
+ * mounts it through `lazyHostedMcp`, which loads this module on the first MCP request.
  */
 export function hostedMcp(options: HostedMcpOptions = {}) {
-  return (app: Express, ctx: AppContext): void => {
+  return (app: IRouter, ctx: AppContext): void => {
     const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH })
     const sessions = new McpSessions(ctx.deps.ids)
     mountOAuth(app, provider)
