@@ -57,10 +57,10 @@ export function describeMachine(): Machine {
 export function evaluateTargets(r: Results): Target[] {
   const out: Target[] = []
   for (const row of r.read ?? []) {
-    out.push({ figure: `read ${row.id}: ratio`, target: '≥ 5×', value: `${row.ratio}×`, met: row.ratio >= 5 })
+    out.push({ figure: `read ${row.id}: ratio`, target: '≥ 5×', value: fmt(row.ratio, '×'), met: row.ratio >= 5 })
     out.push({ figure: `read ${row.id}: sandbox p99`, target: '< 10 ms', value: `${row.sandbox.p99} ms`, met: row.sandbox.p99 < 10 })
   }
-  for (const row of r.write ?? []) out.push({ figure: `write ${row.id}: ratio`, target: '≥ 1×', value: `${row.ratio}×`, met: row.ratio >= 1 })
+  for (const row of r.write ?? []) out.push({ figure: `write ${row.id}: ratio`, target: '≥ 1×', value: fmt(row.ratio, '×'), met: row.ratio >= 1 })
   const sizes = r.state_size ?? []
   const small = sizes[0]
   const large = sizes.at(-1)
@@ -68,7 +68,7 @@ export function evaluateTargets(r: Results): Target[] {
     const p50 = ratio(large.p50, small.p50)
     out.push({ figure: `write p50 at ${large.audit_records} vs ${small.audit_records} audit rows`, target: '≤ 1.5×', value: `${p50}× (p99 ${ratio(large.p99, small.p99)}×)`, met: p50 <= 1.5 })
   }
-  if (r.start) out.push({ figure: 'cold start sandbox ÷ Prism', target: '≤ 0.33', value: String(r.start.ratio), met: r.start.ratio <= 0.33 })
+  if (r.start) out.push({ figure: 'cold start sandbox ÷ Prism', target: '≤ 0.33', value: fmt(r.start.ratio), met: r.start.ratio <= 0.33 })
   if (r.suite?.wall_ms !== undefined && !r.suite.subset) {
     // The time is the target; the kit decides how many scenarios exist, so a short suite is shown, not failed.
     const n = r.suite.scenarios ?? 0
@@ -78,7 +78,8 @@ export function evaluateTargets(r: Results): Target[] {
   return out
 }
 
-const fmt = (n: number | null | undefined, unit = '') => (n === null || n === undefined || Number.isNaN(n) ? '–' : `${n}${unit}`)
+// Medians of an even count average two figures: round again so 4.89 never prints as 4.890000000000001.
+const fmt = (n: number | null | undefined, unit = '') => (n === null || n === undefined || Number.isNaN(n) ? '–' : `${round(n, 2)}${unit}`)
 const load = (f: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request?: number | null }) =>
   `${Math.round(f.rps)} req/s · p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')} · ${fmt(f.cpu_ms_per_request, ' CPU-ms/req')}${f.failures ? ` · ⚠ ${f.failures} failed` : ''}`
 
