@@ -34,6 +34,14 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   return out
 }
 
+/**
+ * Removes empty `SANDBOX_*` variables, so they count as unset everywhere: commander reads the
+ * variables its options name, and an `export SANDBOX_PORT=` must not bind port 0.
+ */
+export function dropEmptyEnv(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of Object.values(ENV_NAMES)) if (env[name] === '') delete env[name]
+}
+
 /** Settings of the local stdio MCP server and clients (MCP-04). */
 export function readServiceEnv(env: NodeJS.ProcessEnv = process.env): { apiKey?: string; baseUrl: string; apiUrl: string } {
   return {

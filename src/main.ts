@@ -3,6 +3,9 @@ import { Command } from 'commander'
 import { serveCommand } from './cli/serve.js'
 import { mcpCommand } from './cli/mcp.js'
 import { conformCommand } from './cli/conform.js'
+import { dropEmptyEnv } from './config.js'
+
+dropEmptyEnv()
 
 const program = new Command('adops-sandbox')
   .description('A stateful sandbox of the ad-operations tool service, plus a conformance kit.')
