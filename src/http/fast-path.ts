@@ -4,6 +4,7 @@ import type { Reply } from './reply.js'
 import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
+import { jsonText } from './json-text.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body).
@@ -37,10 +38,10 @@ export class FastExchange {
     this.#requestBody = text
   }
 
-  /** Sends a reply after any flush in flight (group commit), as express's `handle` does; `text` is the body already serialised. */
-  replyAfterCommit(reply: Reply, text?: string): void {
+  /** Sends a reply after any flush in flight (group commit), as express's `handle` does. */
+  replyAfterCommit(reply: Reply): void {
     this.ctx.deps.store.commit().then(
-      () => this.send(reply.status ?? 200, reply.headers ?? {}, text ?? JSON.stringify(reply.body)),
+      () => this.send(reply.status ?? 200, reply.headers ?? {}, jsonText(reply.body)),
       (error: unknown) => this.fail(error),
     )
   }

@@ -5,7 +5,6 @@ import { authenticate, authorize, markUsed } from '../domain/access.js'
 import { takeToken } from '../domain/rate-limits.js'
 import { readCredential } from './credentials.js'
 import { FastExchange, fastPathAllowed } from './fast-path.js'
-import type { CampaignListBody } from './routes/campaigns.js'
 import { campaignListBody, LIST_PARAMS, LIST_SCOPE, parseListQuery, requireGoogle } from './routes/campaigns.js'
 
 const LIST_PATH = '/v1/campaigns'
@@ -20,13 +19,12 @@ const LIST_PATH = '/v1/campaigns'
  * changes, so express then answers exactly as if it had seen the request first.
  */
 export function withFastReads(ctx: AppContext, app: RequestListener): RequestListener {
-  const texts = new ListTexts()
   return (req, res) => {
-    if (!serveList(ctx, texts, req, res)) app(req, res)
+    if (!serveList(ctx, req, res)) app(req, res)
   }
 }
 
-function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res: ServerResponse): boolean {
+function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? ''
   const mark = url.indexOf('?')
   if (req.method !== 'GET' || (mark === -1 ? url : url.slice(0, mark)) !== LIST_PATH) return false
@@ -48,32 +46,6 @@ function serveList(ctx: AppContext, texts: ListTexts, req: IncomingMessage, res:
     return false
   }
   markUsed(deps, actor)
-  const body = campaignListBody(deps, actor.workspace.id, parsed)
-  exchange.replyAfterCommit({ body }, texts.of(`${actor.workspace.id}|${parsed.status}|${parsed.name}|${parsed.page}|${parsed.limit}`, body))
+  exchange.replyAfterCommit({ body: campaignListBody(deps, actor.workspace.id, parsed) })
   return true
-}
-
-/**
- * The JSON text of recent list bodies, reused while a body is the same: same totals and page, same
- * dates, and the very same row objects (rows are kept while their metrics stay put, see
- * `campaignRow`), so serialising, most of a repeated list's cost, happens once per change.
- */
-class ListTexts {
-  readonly #kept = new Map<string, { body: CampaignListBody; text: string }>()
-
-  of(key: string, body: CampaignListBody): string {
-    const kept = this.#kept.get(key)
-    if (kept && sameList(kept.body, body)) return kept.text
-    const text = JSON.stringify(body)
-    // Bounded: one entry per workspace and filter combination actually polled.
-    if (this.#kept.size >= 1_000) this.#kept.clear()
-    this.#kept.set(key, { body, text })
-    return text
-  }
-}
-
-function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
-  return a.total === b.total && a.page === b.page && a.limit === b.limit && a.has_more === b.has_more &&
-    a.date_range.start_date === b.date_range.start_date && a.date_range.end_date === b.date_range.end_date &&
-    a.campaigns.length === b.campaigns.length && a.campaigns.every((row, i) => row === b.campaigns[i])
 }

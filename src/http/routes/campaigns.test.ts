@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../../test-support/http.js'
 import { KEYS, startSandbox } from '../../test-support/http.js'
+import { campaignListBody, parseListQuery } from './campaigns.js'
+import { buildSandbox } from '../../sandbox.js'
 
 let sb: TestSandbox
 let enabled: string[]
@@ -118,5 +120,28 @@ describe('campaigns REST', () => {
     expect(foreign.body).toEqual({ ...missing.body, error: missing.body.error.replace('0000000000', theirs) })
     expect((await sb.api('POST', `/v1/campaigns/${theirs}/pause`, { key: KEYS.alexClientA })).status).toBe(404)
     expect((await sb.api('GET', '/v1/campaigns', { key: KEYS.alexClientB })).body.campaigns[0].currency).toBe('EUR')
+  })
+})
+
+describe('campaign list body', () => {
+  it('is the same frozen body while nothing changed, and a new one after a change, another filter or time moving on', async () => {
+    const built = await buildSandbox()
+    try {
+      const { deps, clock } = built.ctx
+      clock.restore({ offset_ms: 0, frozen_at: clock.now() })
+      const query = parseListQuery({})
+      const first = campaignListBody(deps, 'ws_acme', query)
+      expect(Object.isFrozen(first) && Object.isFrozen(first.campaigns)).toBe(true)
+      expect(campaignListBody(deps, 'ws_acme', query)).toBe(first)
+      expect(campaignListBody(deps, 'ws_acme', parseListQuery({ limit: '2' }))).not.toBe(first)
+      deps.store.campaigns.update(first.campaigns[0].campaign_id, { campaign_name: 'Renamed' })
+      const renamed = campaignListBody(deps, 'ws_acme', query)
+      expect(renamed).not.toBe(first)
+      expect(renamed.campaigns[0].campaign_name).toBe('Renamed')
+      clock.restore({ offset_ms: 0, frozen_at: clock.now() + 86_400_000 })
+      expect(campaignListBody(deps, 'ws_acme', query).date_range.end_date).not.toBe(renamed.date_range.end_date)
+    } finally {
+      await built.close()
+    }
   })
 })

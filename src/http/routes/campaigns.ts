@@ -51,18 +51,43 @@ export interface CampaignListBody {
   sandbox: true
 }
 
-/** One page of the workspace's campaign rows with 30-day metrics ending today (REST-01). */
+/**
+ * One page of the workspace's campaign rows with 30-day metrics ending today (REST-01). A page
+ * equal to the last one asked (same totals and dates, the very same shared rows) is answered with
+ * that same frozen body, so its JSON text is reused too (`jsonText`): polling costs no
+ * serialising while nothing changed.
+ */
 export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): CampaignListBody {
   const now = deps.clock.now()
   const all = listCampaigns(deps, workspaceId, query)
   const start = (query.page - 1) * query.limit
   const end = dateOf(now)
-  return {
+  const body: CampaignListBody = {
     campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
     total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
     date_range: { start_date: addDays(end, -(ROW_WINDOW_DAYS - 1)), end_date: end, days: ROW_WINDOW_DAYS },
     sandbox: true,
   }
+  return keptList(deps, `${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body)
+}
+
+// Per store, one body per workspace and filter actually polled (bounded).
+const keptLists = new WeakMap<Deps['store'], Map<string, CampaignListBody>>()
+
+function keptList(deps: Deps, key: string, body: CampaignListBody): CampaignListBody {
+  const kept = keptLists.get(deps.store) ?? new Map<string, CampaignListBody>()
+  keptLists.set(deps.store, kept)
+  const last = kept.get(key)
+  if (last && sameList(last, body)) return last
+  if (kept.size >= 1_000) kept.clear()
+  kept.set(key, Object.freeze({ ...body, campaigns: Object.freeze(body.campaigns) as CampaignRow[], date_range: Object.freeze(body.date_range) }))
+  return kept.get(key)!
+}
+
+function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
+  return a.total === b.total && a.page === b.page && a.limit === b.limit && a.has_more === b.has_more &&
+    a.date_range.start_date === b.date_range.start_date && a.date_range.end_date === b.date_range.end_date &&
+    a.campaigns.length === b.campaigns.length && a.campaigns.every((row, i) => row === b.campaigns[i])
 }
 
 const metricsQuery = z.object({

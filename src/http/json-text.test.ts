@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { jsonText } from './json-text.js'
+
+class Point {
+  constructor(readonly x: number) {}
+}
+const row = Object.freeze({ campaign_id: '1', clicks: 3, ctr: 0.1234, name: 'a "quoted" \u2028 name' })
+
+describe('jsonText', () => {
+  it.each<[string, unknown]>([
+    ['primitives', [1, -0, 1e21, NaN, Infinity, 'text', true, null]],
+    ['nested objects and arrays', { a: { b: [1, { c: 'd' }] }, e: [] , f: {} }],
+    ['values JSON leaves out or nulls', { u: undefined, f: () => 1, s: Symbol('x'), list: [undefined, () => 1, Symbol('y')] }],
+    ['toJSON, dates and class instances', { when: new Date(0), custom: { toJSON: () => 'custom' }, point: new Point(2), map: new Map([[1, 2]]) }],
+    ['odd keys', { 'quo"te': 1, '\n': 2, '': 3, 10: 4, 2: 5 }],
+    ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1 })],
+    ['frozen rows shared by several lists', { campaigns: [row, row, { ...row }], again: Object.freeze([row]) }],
+  ])('writes %s exactly as JSON.stringify', (_what, value) => {
+    expect(jsonText(value)).toBe(JSON.stringify(value))
+    // The second time comes from what was kept.
+    expect(jsonText(value)).toBe(JSON.stringify(value))
+  })
+
+  it('reuses the text of a frozen row and never keeps a mutable one', () => {
+    const mutable: Record<string, unknown> = { clicks: 1 }
+    expect(jsonText([mutable])).toBe('[{"clicks":1}]')
+    mutable.clicks = 2
+    expect(jsonText([mutable])).toBe('[{"clicks":2}]')
+    expect(jsonText({ rows: [row] })).toContain(JSON.stringify(row))
+  })
+})

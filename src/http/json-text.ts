@@ -1,0 +1,51 @@
+/**
+ * `JSON.stringify(value)`, except that the text of a frozen object or array is kept and reused:
+ * campaign rows are frozen and shared while their metrics stand still (`campaignRow`), so a list
+ * of them is serialised once and then only joined (bench/README.md). Anything that is not a plain
+ * object or array (primitives, `toJSON`, class instances) goes to `JSON.stringify` itself.
+ */
+export function jsonText(value: unknown): string {
+  if (value === null || typeof value !== 'object' || hasToJSON(value)) return JSON.stringify(value)
+  const frozen = Object.isFrozen(value)
+  const kept = frozen ? texts.get(value) : undefined
+  if (kept !== undefined) return kept
+  const text = Array.isArray(value) ? arrayText(value) : isPlain(value) ? objectText(value as Record<string, unknown>) : JSON.stringify(value)
+  if (frozen) texts.set(value, text)
+  return text
+}
+
+const texts = new WeakMap<object, string>()
+
+function arrayText(items: unknown[]): string {
+  let out = '['
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ','
+    // As JSON.stringify: what has no JSON form is null inside an array.
+    out += skipped(items[i]) ? 'null' : jsonText(items[i])
+  }
+  return `${out}]`
+}
+
+function objectText(object: Record<string, unknown>): string {
+  let out = '{'
+  for (const key of Object.keys(object)) {
+    const item = object[key]
+    // As JSON.stringify: a property without a JSON form is left out.
+    if (skipped(item)) continue
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${jsonText(item)}`
+  }
+  return `${out}}`
+}
+
+function skipped(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol'
+}
+
+function hasToJSON(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
+}
+
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
