@@ -24,7 +24,7 @@ describe('group commit', () => {
   it('writes many concurrent commits in far fewer flushes, and every acknowledged change is in the file', async () => {
     const store = await openStore({ file })
     const lowdb = await import('lowdb/node')
-    const writes = vi.spyOn(lowdb.DataFile.prototype, 'write')
+    const writes = vi.spyOn(lowdb.DataFileSync.prototype, 'write')
     const commits = Array.from({ length: 200 }, (_, i) => {
       store.users.insert(user(i))
       store.audit.insert(audit(i))
@@ -59,7 +59,7 @@ describe('group commit', () => {
     const before = (await stat(file)).mtimeMs
     store.users.touch('usr_1', { name: 'touched' })
     const lowdb = await import('lowdb/node')
-    const writes = vi.spyOn(lowdb.DataFile.prototype, 'write')
+    const writes = vi.spyOn(lowdb.DataFileSync.prototype, 'write')
     await store.commit()
     expect(writes).not.toHaveBeenCalled()
     expect((await stat(file)).mtimeMs).toBe(before)
