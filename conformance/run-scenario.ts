@@ -47,8 +47,7 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
 
 async function journalStart(target: Target): Promise<number> {
   if (!target.capabilities.has('journal') || !target.control) return 0
-  const page = await target.control.request<{ last_seq: number }>('GET', '/journal?limit=1')
-  return page.last_seq
+  return target.control.journalLastSeq()
 }
 
 class StepRunner {
@@ -195,8 +194,8 @@ class StepRunner {
   async scanJournal(): Promise<StepResult | null> {
     const { target } = this.options
     if (!target.capabilities.has('journal') || !target.control || this.#own.size === 0) return null
-    const page = await target.control.request<{ entries: unknown[] }>('GET', `/journal?since=${this.journalSince}&limit=10000`)
-    const leaked = this.#own.leakIn(JSON.stringify(page.entries))
+    const entries = await target.control.journal({ since: this.journalSince, limit: 10_000 })
+    const leaked = this.#own.leakIn(JSON.stringify(entries))
     if (!leaked) return null
     return { index: this.#index++, label: 'secret scan of the journal', kind: 'journal', outcome: 'failed', reason: `secret \`${leaked}\` appears in the request journal (KEY-02)`, attempts: 1, duration_ms: 0, violations: [], notes: [] }
   }

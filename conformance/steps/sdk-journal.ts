@@ -54,8 +54,8 @@ export async function runSdkJournal(spec: SdkJournalSpec, ctx: StepContext): Pro
   if (subject?.skipped) return { skipped: `step \`${j.of}\` was skipped` }
   const range = causedBy(ctx.scenario, subject)
   if (!range) throw new SdkJournalMismatch(j.of ? `step \`${j.of}\` is not an sdk step that ran` : 'no sdk step ran before this one')
-  const page = await ctx.target.control!.request<{ entries: Entry[] }>('GET', `/journal?since=${range.after}&limit=10000`)
-  const entries = page.entries.filter((e) => e.seq <= range.upTo && (j.path === undefined || e.path.includes(j.path))).sort((a, b) => a.seq - b.seq)
+  const journal: Entry[] = await ctx.target.control!.journal({ since: range.after, limit: 10_000 })
+  const entries = journal.filter((e) => e.seq <= range.upTo && (j.path === undefined || e.path.includes(j.path))).sort((a, b) => a.seq - b.seq)
   const views = entries.map(view)
   const gaps = gapsOf(entries)
   const failures = check(j, views, gaps)

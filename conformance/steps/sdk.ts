@@ -82,7 +82,7 @@ function withArgOrder(params: Record<string, unknown>): Record<string, unknown> 
 
 async function lastSeq(target: Target): Promise<number | null> {
   if (!target.control || !target.capabilities.has('journal')) return null
-  return (await target.control.request<{ last_seq: number }>('GET', '/journal?limit=1')).last_seq
+  return target.control.journalLastSeq()
 }
 
 /** The journal's last seq once it stops moving: a dropped or timed-out exchange is recorded when its socket closes. */

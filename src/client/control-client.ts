@@ -66,6 +66,11 @@ export class ControlClient {
     return page.entries
   }
 
+  /** The sequence number of the last exchange recorded (0 before any): a scenario's starting point. */
+  async journalLastSeq(): Promise<number> {
+    return (await this.request<{ last_seq: number }>('GET', '/journal?limit=1')).last_seq
+  }
+
   clearJournal(): Promise<unknown> {
     return this.request('DELETE', '/journal')
   }
