@@ -1,5 +1,6 @@
 import type { Secrets } from '../secrets.js'
 import type { StepResult } from '../types.js'
+import { escapeHtml } from '../../src/support/html.js'
 
 /** Plain-text transcript of a scenario's steps (JUnit system-out, TTY failures, HTML). */
 export function transcript(steps: StepResult[], secrets: Secrets, indent = ''): string {
@@ -42,4 +43,10 @@ export function firstFailure(steps: StepResult[]): StepResult | undefined {
     return (step.children && firstFailure(step.children)) || step
   }
   return undefined
+}
+
+/** Text for XML or HTML reports: escaped, without the control characters XML 1.0 cannot carry. */
+export function esc(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return escapeHtml(text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ''))
 }

@@ -2,7 +2,7 @@ import type { RunResult } from '../runner.js'
 import type { Secrets } from '../secrets.js'
 import type { ScenarioResult } from '../types.js'
 import { closingLine, diffText, firstFailure, transcript } from './format.js'
-import { esc } from './junit.js'
+import { esc } from './format.js'
 import { sdkMatrix } from './sdk-matrix.js'
 
 const STYLE = `

@@ -1,7 +1,7 @@
 import type { RunResult } from '../runner.js'
 import type { Secrets } from '../secrets.js'
 import type { ScenarioResult } from '../types.js'
-import { firstFailure, transcript } from './format.js'
+import { esc, firstFailure, transcript } from './format.js'
 
 /**
  * JUnit XML: a suite per scenario folder, a test case per scenario, covered rule ids and tags as
@@ -50,7 +50,3 @@ function secs(ms: number): string {
   return (ms / 1000).toFixed(3)
 }
 
-export function esc(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-}

@@ -1,6 +1,6 @@
 import type { RunResult } from '../runner.js'
 import type { ScenarioResult } from '../types.js'
-import { esc } from './junit.js'
+import { esc } from './format.js'
 
 type Cell = { mark: string; klass: string; label: string }
 
