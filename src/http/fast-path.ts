@@ -38,7 +38,7 @@ export class FastExchange {
     this.#requestBody = text
   }
 
-  /** Sends a reply after any flush in flight (group commit), as express's `handle` does. */
+  /** Sends a reply once the flush holding its change is written (group commit), as express's `handle` does. */
   replyAfterCommit(reply: Reply): void {
     this.ctx.deps.store.commit().then(
       () => this.send(reply.status ?? 200, reply.headers ?? {}, jsonText(reply.body)),

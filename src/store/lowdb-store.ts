@@ -69,7 +69,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     return { version: 1, meta: structuredClone(meta), ...rows } as unknown as Snapshot
   }
 
-  async function flush(): Promise<void> {
+  function flush(): void {
     const writeDoc = docDirty || docTouched
     docDirty = false
     docTouched = false
@@ -103,23 +103,15 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     return { version: 1, meta, ...rows } as unknown as Snapshot
   }
 
-  let running: Promise<void> | null = null
   let queued: Promise<void> | null = null
   const pending = () => docDirty || rewriteLog || logPending.size > 0
 
   function commit(): Promise<void> {
-    if (!file) return Promise.resolve()
-    if (!pending()) return running ?? Promise.resolve()
-    if (queued) return queued
-    // Wait one macrotask (or the flush in flight) so concurrent requests share the next flush.
-    const ready = running ? running.catch(() => undefined) : new Promise<void>((r) => setImmediate(r))
-    queued = ready.then(() => {
+    if (!file || !pending()) return Promise.resolve()
+    // Wait one macrotask so every request of this event-loop turn shares the flush.
+    queued ??= new Promise<void>((r) => setImmediate(r)).then(() => {
       queued = null
-      const current = flush()
-      running = current
-      return current.finally(() => {
-        if (running === current) running = null
-      })
+      flush()
     })
     return queued
   }
