@@ -25,17 +25,14 @@ export function fastPathAllowed(ctx: AppContext, req: IncomingMessage): boolean 
 export class FastExchange {
   readonly #started = performance.now()
   readonly #sandboxMs: number
-  #requestBody = ''
+  /** The request's body text, for the journal (the fast run path reads it before answering). */
+  requestBody = ''
 
   constructor(
     private readonly ctx: AppContext,
     private readonly target: { host: 'base' | 'api'; path: string; query: unknown; req: IncomingMessage; res: ServerResponse },
   ) {
     this.#sandboxMs = ctx.clock.now()
-  }
-
-  set requestBody(text: string) {
-    this.#requestBody = text
   }
 
   /** Sends a reply once the flush holding its change is written (group commit), as express's `handle` does. */
@@ -57,7 +54,7 @@ export class FastExchange {
     const { host, path, query, req, res } = this.target
     res.on('finish', () => this.ctx.journal.record(exchangeEntry({
       host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
-      requestBody: this.#requestBody, responseText: text, fault: null,
+      requestBody: this.requestBody, responseText: text, fault: null,
     })))
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')

@@ -28,12 +28,13 @@ export function withFastRuns(ctx: AppContext, app: RequestListener): RequestList
     if (length === null) return app(req, res)
     const exchange = new FastExchange(ctx, { host: 'base', path: RUN_PATH, query: {}, req, res })
     readBody(req, length, (body) => {
-      const input = body === null ? undefined : jsonObject(body)
+      const text = body?.toString('utf8') ?? ''
+      const input = body === null ? undefined : jsonObject(text)
       if (body === null || input === undefined) {
         if (body) req.unshift(body)
         return app(req, res)
       }
-      exchange.requestBody = body.toString('utf8')
+      exchange.requestBody = text
       answer(ctx, exchange, req, input)
     })
   }
@@ -87,9 +88,8 @@ function readBody(req: IncomingMessage, length: number, done: (body: Buffer | nu
 }
 
 // What express.json (strict) would hand the route as a plain object, or undefined when it would not.
-function jsonObject(body: Buffer): object | undefined {
-  const text = body.toString('utf8')
-  if (text.trimStart()[0] !== '{') return undefined
+// A JSON object's text starts with `{` after JSON whitespace, so strict mode's first-character check holds.
+function jsonObject(text: string): object | undefined {
   try {
     const value: unknown = JSON.parse(text)
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
