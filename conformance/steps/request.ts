@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { duration } from '../schema.js'
 import type { Exchange, StepContext, StepSubject, Target } from '../types.js'
 import { parseMs } from '../time.js'
+import { jsonOrText } from '../../src/support/json-or-text.js'
 
 const auth = z.union([
   z.string(),
@@ -52,7 +53,7 @@ export async function runRequest(spec: RequestSpec, ctx: StepContext): Promise<S
     url: url.toString(),
     path: url.pathname,
     request: { headers, query: Object.fromEntries(url.searchParams), body: r.json ?? r.body },
-    response: { status: res.status, headers: Object.fromEntries(res.headers), body: parseBody(text), text },
+    response: { status: res.status, headers: Object.fromEntries(res.headers), body: jsonOrText(text), text },
     duration_ms: Math.round(performance.now() - started),
   }
   return { status: res.status, headers: exchange.response.headers, body: exchange.response.body, exchange }
@@ -83,13 +84,4 @@ export function credential(name: string, target: Target): string {
 /** Header names lower-cased, as fetch reports them and reports compare them. */
 export function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-}
-
-function parseBody(text: string): unknown {
-  if (!text) return null
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }

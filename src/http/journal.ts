@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../domain/ports.js'
 import { anyCredential } from './credentials.js'
 import { redactCredential, redactText } from '../support/redact.js'
+import { jsonOrText } from '../support/json-or-text.js'
 import { iso } from '../domain/durations.js'
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-service-key', 'x-api-key', 'x-sandbox-admin', 'cookie'])
@@ -247,17 +248,8 @@ function expand(e: StoredEntry): JournalEntry {
   return {
     seq: e.seq, at: new Date(e.at_ms).toISOString(), sandbox_time: iso(e.sandbox_ms), host: e.host, method: e.method, path: e.path,
     query: structuredClone(e.query), status: e.status, duration_ms: e.duration_ms, key_prefix: e.key_prefix,
-    request: { headers: { ...e.request_headers }, body: parse(e.request_body) },
-    response: { headers: { ...e.response_headers }, body: parse(e.response_body) },
+    request: { headers: { ...e.request_headers }, body: jsonOrText(e.request_body) },
+    response: { headers: { ...e.response_headers }, body: jsonOrText(e.response_body) },
     fault: e.fault,
-  }
-}
-
-function parse(text: string): unknown {
-  if (!text) return null
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
   }
 }
