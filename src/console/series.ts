@@ -1,5 +1,5 @@
 import type { Campaign } from '../domain/model.js'
-import { addDays, dateOf, metricsRange } from '../domain/metrics.js'
+import { lastDays, metricsRange } from '../domain/metrics.js'
 
 /** One sandbox day of a campaign for the console chart. */
 export interface SeriesDay {
@@ -20,8 +20,8 @@ export interface CampaignSeries {
 
 /** Daily spend and clicks of a campaign for the `days` sandbox days ending today (REST-01 metrics). */
 export function campaignSeries(campaign: Campaign, now: number, days: number): CampaignSeries {
-  const end = dateOf(now)
-  const rows = metricsRange(campaign, addDays(end, -(days - 1)), end, now)
+  const window = lastDays(now, days)
+  const rows = metricsRange(campaign, window.start_date, window.end_date, now)
   return {
     campaign_id: campaign.id,
     campaign_name: campaign.campaign_name,

@@ -1,7 +1,7 @@
 import type { Deps } from './ports.js'
 import type { Campaign } from './model.js'
 import type { Totals } from './metrics.js'
-import { DAY_MS, addDays, dateOf, rangeTotals, todaySteadyUntil } from './metrics.js'
+import { DAY_MS, addDays, dateOf, lastDays, rangeTotals, todaySteadyUntil } from './metrics.js'
 import { SandboxError } from './errors.js'
 
 /** A campaign row (DESIGN "Campaign row"): settings plus metrics over a window; ctr is a fraction. */
@@ -36,8 +36,8 @@ export function campaignRow(campaign: Campaign, now: number, days = ROW_WINDOW_D
 const steadyRows = new WeakMap<Campaign, { from: number; until: number; row: CampaignRow }>()
 
 function buildRow(campaign: Campaign, now: number, days: number): CampaignRow {
-  const end = dateOf(now)
-  const totals = rangeTotals(campaign, addDays(end, -(days - 1)), end, now)
+  const window = lastDays(now, days)
+  const totals = rangeTotals(campaign, window.start_date, window.end_date, now)
   return {
     campaign_id: campaign.id,
     campaign_name: campaign.campaign_name,

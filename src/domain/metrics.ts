@@ -192,6 +192,12 @@ export function dateOf(ms: number): string {
 
 const dayTexts = new Map<number, string>()
 
+/** The `days` UTC dates ending with the day of `now`, as a reporting window. */
+export function lastDays(now: number, days: number): { start_date: string; end_date: string } {
+  const end_date = dateOf(now)
+  return { start_date: addDays(end_date, -(days - 1)), end_date }
+}
+
 /** The date `days` after (or before, when negative) `date`. */
 export function addDays(date: string, days: number): string {
   return dateOf(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS)

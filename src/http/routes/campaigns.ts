@@ -10,7 +10,7 @@ import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispa
 import type { CampaignRow, DateRange } from '../../domain/campaign-view.js'
 import { campaignRow, listCampaigns, resolveRange, ROW_WINDOW_DAYS } from '../../domain/campaign-view.js'
 import { findCampaign } from '../../domain/campaigns.js'
-import { metricsRange, sumMetrics, addDays, dateOf } from '../../domain/metrics.js'
+import { metricsRange, sumMetrics, lastDays } from '../../domain/metrics.js'
 import { takeToken } from '../../domain/rate-limits.js'
 import { SandboxError } from '../../domain/errors.js'
 
@@ -61,11 +61,10 @@ export function campaignListBody(deps: Deps, workspaceId: string, query: ListQue
   const now = deps.clock.now()
   const all = listCampaigns(deps, workspaceId, query)
   const start = (query.page - 1) * query.limit
-  const end = dateOf(now)
   const body: CampaignListBody = {
     campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
     total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
-    date_range: { start_date: addDays(end, -(ROW_WINDOW_DAYS - 1)), end_date: end, days: ROW_WINDOW_DAYS },
+    date_range: { ...lastDays(now, ROW_WINDOW_DAYS), days: ROW_WINDOW_DAYS },
     sandbox: true,
   }
   return keptList(deps, `${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body)
