@@ -44,22 +44,13 @@ export interface JournalQuery {
  * so an entry is one small object whose header and query records are shared with the previous
  * entry when equal (a client's headers rarely change).
  */
-export interface StoredEntry {
-  seq: number
+export interface StoredEntry extends Omit<JournalEntry, 'at' | 'sandbox_time' | 'request' | 'response'> {
   at_ms: number
   sandbox_ms: number
-  host: 'base' | 'api'
-  method: string
-  path: string
-  query: Record<string, unknown>
-  status: number
-  duration_ms: number
-  key_prefix: string | null
   request_headers: Record<string, string>
   request_body: string
   response_headers: Record<string, string>
   response_body: string
-  fault: string | null
 }
 
 /**
