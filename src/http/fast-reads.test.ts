@@ -126,3 +126,37 @@ describe('fast read path for GET /v1/campaigns', () => {
     }
   })
 })
+
+describe('fast read path and the key it marks used', () => {
+  const usedAt = (key: string) => sb.ctx.deps.store.keys.filter((k) => k.prefix === key.slice(0, 12)).map((k) => k.last_used_at)
+  const at = (ms: number) => sb.ctx.clock.restore({ offset_ms: 0, frozen_at: Date.parse('2030-02-03T04:05:06.000Z') + ms })
+
+  it.each<[string, Record<string, string>]>([
+    ['X-Service-Key', { 'x-service-key': KEYS.reporting }],
+    ['Authorization: Bearer', { authorization: `Bearer ${KEYS.reporting}` }],
+  ])('answers a key in %s like express and marks it used at the sandbox time', async (_what, headers) => {
+    at(60_000)
+    const viaExpress = await call(express.url, 'GET', '/v1/campaigns', { headers })
+    const expressUsed = usedAt(KEYS.reporting)
+    for (const k of sb.ctx.deps.store.keys.filter((k) => k.prefix === KEYS.reporting.slice(0, 12))) sb.ctx.deps.store.keys.touch(k.id, { last_used_at: null })
+    const viaFast = await call(fast.url, 'GET', '/v1/campaigns', { headers })
+    expect(viaFast.status).toBe(200)
+    expect(viaFast.text).toBe(viaExpress.text)
+    expect(expressUsed).toEqual(['2030-02-03T04:06:06.000Z'])
+    expect(usedAt(KEYS.reporting)).toEqual(expressUsed)
+  })
+
+  it.each<[string, string, Record<string, string>, number]>([
+    ['an X-API-Key (not a resource credential)', '/v1/campaigns', { 'x-api-key': KEYS.reporting }, 401],
+    ['a refused query', '/v1/campaigns?limit=500', { 'x-service-key': KEYS.reporting }, 400],
+    ['an empty rate-limit bucket', '/v1/campaigns', { 'x-service-key': KEYS.reporting }, 429],
+  ])('leaves the key unused on %s, as express does', async (_what, path, headers, status) => {
+    setRateLimits(sb.ctx.deps, 'ws_acme', { per_key: { capacity: status === 429 ? 0 : 10, refill_per_second: 0.001 }, per_workspace: null })
+    at(60_000)
+    const viaFast = await call(fast.url, 'GET', path, { headers })
+    const viaExpress = await call(express.url, 'GET', path, { headers })
+    expect(viaFast.status).toBe(status)
+    expect(viaFast.text).toBe(viaExpress.text)
+    expect(usedAt(KEYS.reporting)).toEqual([null])
+  })
+})

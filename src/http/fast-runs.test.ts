@@ -7,6 +7,9 @@ import type { Sandbox } from '../sandbox.js'
 import { sequentialIds } from '../runtime/ids.js'
 import { KEYS } from '../test-support/http.js'
 import { withFastRuns } from './fast-runs.js'
+import { defaultPolicy } from '../domain/policy.js'
+import { setCredits } from '../domain/billing.js'
+import { setRateLimits } from '../domain/rate-limits.js'
 
 // The fast path answers; anything it hands on reaches this stand-in for express instead.
 const FELL_BACK = 599
@@ -111,5 +114,57 @@ describe('fast dispatcher path for POST /api/v1/tools/run', () => {
 
   it.each(CASES.filter(([, , own]) => own).slice(0, 3))('answers %s itself', async (_what, sent) => {
     expect((await send(probe.url, sent)).status).not.toBe(FELL_BACK)
+  })
+})
+
+/**
+ * Outcome by outcome (executed, held, blocked, 402, 409, 429) and credential header by header: the
+ * sandbox clock moves before every call, so a key marked used on a refusal shows as a different
+ * `last_used_at` in the fast twin than in the express twin.
+ */
+describe('fast dispatcher path, outcome by outcome with the clock moving', () => {
+  let pair: { fast: { sb: Sandbox; server: Listening }; plain: { sb: Sandbox; server: Listening } }
+  const both = (change: (sb: Sandbox) => void) => [pair.fast.sb, pair.plain.sb].forEach(change)
+  const acme = (sb: Sandbox) => sb.ctx.deps.store.campaigns.filter((c) => c.workspace_id === 'ws_acme')
+  const idWith = (status: string) => acme(pair.fast.sb).find((c) => c.status === status)?.id ?? 'missing'
+  beforeAll(async () => {
+    pair = { fast: await twin((sb) => sb.baseListener), plain: await twin((sb) => sb.baseApp) }
+  })
+  afterAll(async () => {
+    await Promise.all([pair.fast.server.close(), pair.plain.server.close()])
+    await Promise.all([pair.fast.sb.close(), pair.plain.sb.close()])
+  })
+
+  const header = (name: string, key: string) => ({ [name]: key })
+  const pause = (id: () => string) => () => run('pause_campaign', ['--campaign-id', id()])
+  // [what, key, header to carry it, body, status expected, change to both worlds first]
+  const STEPS: Array<[string, string, string, () => string, number, ((sb: Sandbox) => void)?]> = [
+    ['an executed write', KEYS.owner, 'x-service-key', pause(() => idWith('ENABLED')), 200],
+    ['an executed read', KEYS.reporting, 'x-api-key', () => run('list_campaigns'), 200],
+    ['a held write', KEYS.agent, 'x-api-key', () => run('enable_campaign', ['--campaign-id', idWith('PAUSED')]), 202],
+    ['a conflicting write (409)', KEYS.owner, 'authorization', pause(() => idWith('PAUSED')), 409],
+    ['a write the policy blocks (403)', KEYS.owner, 'x-service-key', pause(() => idWith('ENABLED')), 403,
+      (sb) => sb.ctx.deps.store.workspaces.update('ws_acme', { policy: { ...defaultPolicy(), block_tools: ['pause_campaign'] } })],
+    ['a write without credit (402)', KEYS.signup, 'x-api-key', pause(() => idWith('ENABLED')), 402, (sb) => {
+      sb.ctx.deps.store.workspaces.update('ws_acme', { policy: defaultPolicy() })
+      setCredits(sb.ctx.deps, 'ws_acme', { balance: 0 })
+    }],
+    ['a read over the rate limit (429)', KEYS.reporting, 'authorization', () => run('list_campaigns'), 429,
+      (sb) => setRateLimits(sb.ctx.deps, 'ws_acme', { per_key: { capacity: 0, refill_per_second: 0.001 }, per_workspace: null })],
+  ]
+
+  it.each(STEPS)('answers %s like express and marks the key used exactly as express does', async (_what, key, name, body, status, change) => {
+    if (change) both(change)
+    both((sb) => sb.ctx.clock.restore({ offset_ms: 0, frozen_at: sb.ctx.clock.now() + 60_000 }))
+    const sent: Sent = { body: body(), headers: name === 'authorization' ? header(name, `Bearer ${key}`) : header(name, key) }
+    const viaFast = await send(pair.fast.server.url, sent)
+    const viaExpress = await send(pair.plain.server.url, sent)
+    expect(viaExpress.status).toBe(status)
+    expect(viaFast.status).toBe(viaExpress.status)
+    expect(viaFast.text).toBe(viaExpress.text)
+    expect(viaFast.headers['retry-after']).toEqual(viaExpress.headers['retry-after'])
+    const usedAt = (sb: Sandbox) => sb.ctx.deps.store.keys.filter((k) => k.prefix === key.slice(0, 12)).map((k) => k.last_used_at)
+    expect(usedAt(pair.fast.sb)).toEqual(usedAt(pair.plain.sb))
+    expect(pair.fast.sb.ctx.deps.store.snapshot()).toEqual(pair.plain.sb.ctx.deps.store.snapshot())
   })
 })
