@@ -90,6 +90,8 @@ export function scenarioSchema() {
     world: z.string().default('default'),
     requires: z.array(z.string()).default([]),
     serial: z.boolean().default(false),
+    /** `serial`: runs alone, after the parallel ones (it reads counts or state other scenarios change on a shared target). */
+    isolation: z.enum(['parallel', 'serial']).default('parallel'),
     vars: z.record(z.string(), z.unknown()).default({}),
     setup: steps.default([]),
     steps: steps.min(1),
