@@ -3,24 +3,24 @@ import type { Reporter, RunResult } from './runner.js'
 import { summarize } from './runner.js'
 import { computeCoverage } from './coverage.js'
 import { Secrets } from './secrets.js'
+import { exitCodeOf } from './exit-codes.js'
 
 /**
  * Combines the JSON reports of a sharded run (`--shard i/n --reporter json:…`) into one result and
  * renders it with the given reporters. Coverage is recomputed over every shard's scenarios.
  */
-export async function mergeReports(files: string[], options: { reporters?: Reporter[]; coverage?: boolean } = {}): Promise<RunResult> {
+export async function mergeReports(files: string[], options: { reporters?: Reporter[]; coverage?: boolean; allowEmpty?: boolean } = {}): Promise<RunResult> {
   const runs = await Promise.all(files.map(async (f) => JSON.parse(await readFile(f, 'utf8')) as RunResult))
   const byId = new Map(runs.flatMap((r) => r.scenarios).map((s) => [s.id, s]))
   const scenarios = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id))
   const summary = summarize(scenarios, Math.max(0, ...runs.map((r) => r.summary.duration_ms)))
   const coverage = { ...computeCoverage(scenarios, scenarios), gated: options.coverage === true }
-  const failed = summary.failed > 0 || summary.stale > 0
   const run: RunResult = {
     scenarios,
     summary,
     coverage,
     target: [...new Set(runs.map((r) => r.target))].join('; '),
-    exitCode: failed ? 1 : options.coverage && coverage.uncovered.length > 0 ? 4 : 0,
+    exitCode: exitCodeOf(summary, coverage, options),
   }
   const secrets = new Secrets()
   for (const r of options.reporters ?? []) {

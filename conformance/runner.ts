@@ -13,6 +13,8 @@ import { runScenario } from './run-scenario.js'
 import { Secrets } from './secrets.js'
 import { applyBaseline, loadBaseline } from './baseline.js'
 import { computeCoverage } from './coverage.js'
+import { exitCodeOf } from './exit-codes.js'
+import type { RunExitCode } from './exit-codes.js'
 import { startPrismProxy } from './prism-proxy.js'
 
 /** What a run emits, in order; reporters render these (the runner never prints). */
@@ -46,6 +48,8 @@ export interface RunOptions extends Selection {
   baseline?: string | null
   /** Enforce the rule-coverage gate (exit 4). */
   coverage?: boolean
+  /** A run in which no scenario ran (all filtered out or skipped) exits 0 instead of 5. */
+  allowEmpty?: boolean
   /** Rule-id prefixes left out of the gate; default from `conformance/coverage.yaml`. */
   coverageExclude?: string[]
   env?: Record<string, string | undefined>
@@ -60,8 +64,8 @@ export interface RunResult {
   target: string
   /** SDK mode: the SDK under test (`name@version`). */
   sdk?: string
-  /** 0 pass, 1 failures/violations/stale baseline, 4 coverage gate (2 and 3 are thrown). */
-  exitCode: 0 | 1 | 4
+  /** 0 pass, 1 failures/violations/stale baseline, 4 coverage gate, 5 nothing ran (2 and 3 are thrown). */
+  exitCode: RunExitCode
 }
 
 /**
@@ -75,6 +79,8 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   const given = toFactory(options.target)
   let factory = given
   await factory.probe()
+  // Loaded before the run so each scenario-end event already says "known failure" (issue 15).
+  const baseline = options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml', { sdk: given.sdk })
   const proxy = options.contract === 'prism-proxy' ? await startPrismProxy(factory, options.openapi ?? OPENAPI_PATH) : null
   if (proxy) factory = proxy.factory
   const contract = options.contract === 'off' ? null : proxy ? proxy.contract : await Contract.load(options.openapi ?? OPENAPI_PATH)
@@ -97,6 +103,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
         env: options.env ?? process.env,
         onStep: (step) => emit({ type: 'step', scenario: scenario.id, result: step }),
       })
+      applyBaseline([result], baseline)
       emit({ type: 'scenario-end', result })
       return result
     } finally {
@@ -105,24 +112,22 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   }
   let results: ScenarioResult[]
   try {
-    const parallel = await pool(selected.filter((s) => !s.serial), jobs, runOne)
-    const serial = await pool(selected.filter((s) => s.serial), 1, runOne)
+    const parallel = await pool(selected.filter((s) => !runsAlone(s)), jobs, runOne)
+    const serial = await pool(selected.filter(runsAlone), 1, runOne)
     results = [...parallel, ...serial].sort((a, b) => a.id.localeCompare(b.id))
   } finally {
     await proxy?.close()
   }
   const sdk = given.sdk
-  applyBaseline(results, options.baseline === null ? new Map() : await loadBaseline(options.baseline ?? 'conformance/baseline.yaml', { sdk }))
   const coverage = { ...computeCoverage(all, results, options.coverageExclude), gated: options.coverage === true }
   const summary = summarize(results, performance.now() - started)
-  const failed = summary.failed > 0 || summary.stale > 0
   const run: RunResult = {
     scenarios: results,
     summary,
     coverage,
     target: factory.describe,
     ...(sdk ? { sdk } : {}),
-    exitCode: failed ? 1 : options.coverage && coverage.uncovered.length > 0 ? 4 : 0,
+    exitCode: exitCodeOf(summary, coverage, options),
   }
   emit({ type: 'run-end', run })
   for (const r of options.reporters ?? []) await r.finish?.(run, secrets)
@@ -141,6 +146,11 @@ export function summarize(results: ScenarioResult[], duration: number): RunSumma
     stale: count((r) => r.baseline?.stale === true),
     duration_ms: Math.round(duration),
   }
+}
+
+/** `isolation: serial` (or the older `serial: true`): no other scenario runs at the same time. */
+function runsAlone(scenario: Scenario): boolean {
+  return scenario.serial || scenario.isolation === 'serial'
 }
 
 async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
