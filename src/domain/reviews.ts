@@ -6,10 +6,12 @@ import { SandboxError } from './errors.js'
 import { iso } from './durations.js'
 import { executeWrite } from './writes.js'
 
-/** Who reviews: a named person on the control plane (`key_id` null), or another key of the workspace. */
+/** Who reviews: a named person on the control plane (`key_id` null), or a key of another user of the workspace. */
 export interface Reviewer {
   name: string
   key_id: string | null
+  /** The reviewing key's user; looked up from `key_id` when omitted. */
+  user_id?: string
 }
 
 export interface ReviewRequest {
@@ -29,7 +31,8 @@ export interface ReviewOutcome {
  * Approves a held write (sandbox decision): it then runs once, with exactly `reviewed_args`, and is
  * charged then. The entry is claimed synchronously before anything runs, so of two racing
  * approvals one runs the write and the other gets 409. A blocked write can never be approved
- * (GATE-05); a key cannot approve its own write (GATE-04); an expired review cannot be revived.
+ * (GATE-05); no key of the submitting user can approve it (GATE-04, `sameSubmitter`); an expired
+ * review cannot be revived.
  */
 export async function approveWrite(deps: Deps, request: ReviewRequest): Promise<ReviewOutcome> {
   const claimed = claimReview(deps, request, 'approve')
@@ -52,7 +55,7 @@ export function rejectWrite(deps: Deps, request: ReviewRequest): ReviewOutcome {
 
 function claimReview(deps: Deps, request: ReviewRequest, action: 'approve' | 'reject'): AuditEntry {
   const entry = getAuditEntry(deps, request.auditId, request.workspaceId)
-  if (request.reviewer.key_id !== null && request.reviewer.key_id === entry.key_id) {
+  if (request.reviewer.key_id !== null && sameSubmitter(deps, { ...request.reviewer, key_id: request.reviewer.key_id }, entry)) {
     throw new SandboxError('SELF_APPROVAL', { audit_id: entry.id })
   }
   if (entry.status !== 'pending_review') {
@@ -61,4 +64,29 @@ function claimReview(deps: Deps, request: ReviewRequest, action: 'approve' | 're
   }
   const review = { by: request.reviewer.name, action, at: iso(deps.clock.now()), key_id: request.reviewer.key_id, ...(request.comment ? { comment: request.comment } : {}) }
   return deps.store.audit.update(entry.id, { status: action === 'approve' ? 'approved' : 'rejected', review })
+}
+
+/**
+ * Whether the reviewing key speaks for whoever submitted the write (GATE-04, sandbox decision in
+ * RULES.md "Safety gate"): the submitting key itself, its parent or children, or any other key of
+ * the same user. An agent that mints a child key (or holds a sibling key) cannot approve its own
+ * write; only a key of another user, or a named reviewer on the control plane, can.
+ */
+export function sameSubmitter(deps: Deps, reviewer: Reviewer & { key_id: string }, entry: AuditEntry): boolean {
+  if (reviewer.key_id === entry.key_id) return true
+  const reviewerUser = reviewer.user_id ?? deps.store.keys.get(reviewer.key_id)?.user_id
+  if (reviewerUser === entry.user_id) return true
+  // A parent or child handed to someone else is still the submitter's lineage.
+  return lineage(deps, reviewer.key_id).includes(entry.key_id) || lineage(deps, entry.key_id).includes(reviewer.key_id)
+}
+
+// The key and its ancestors (bounded: a parent chain can never loop back in a sane store).
+function lineage(deps: Deps, keyId: string): string[] {
+  const chain: string[] = []
+  let current = deps.store.keys.get(keyId)
+  while (current && chain.length < 64) {
+    chain.push(current.id)
+    current = current.parent_key_id ? deps.store.keys.get(current.parent_key_id) : undefined
+  }
+  return chain
 }
