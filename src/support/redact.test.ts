@@ -1,18 +1,50 @@
 import { describe, expect, it } from 'vitest'
-import { redactCredential, redactText } from './redact.js'
+import { redactCredential, redactText, redactValue } from './redact.js'
 
 const KEY = 'svc_test_ownerAcme00000000000000000000000'
+const MASKED = 'svc_test_own…[redacted]'
+const TOKEN = `mcp_at_${'a'.repeat(40)}`
+
+/** Every character as a JSON `\uXXXX` escape. */
+const jsonEscaped = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+/** Every character as `%XX`. */
+const percentAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('')
 
 describe('redaction', () => {
   it('masks every key value in text as its 12-character prefix', () => {
-    expect(redactText(`{"key":"${KEY}","again":"${KEY}"}`)).toBe('{"key":"svc_test_own…[redacted]","again":"svc_test_own…[redacted]"}')
+    expect(redactText(`{"key":"${KEY}","again":"${KEY}"}`)).toBe(`{"key":"${MASKED}","again":"${MASKED}"}`)
     expect(redactText('svc_abcdefghijklmnopqrstuvwxyz012345')).toBe('svc_abcdefgh…[redacted]')
     expect(redactText('nothing secret here')).toBe('nothing secret here')
   })
 
   it.each([
-    [`Bearer ${KEY}`, 'Bearer svc_test_own…[redacted]'],
-    [KEY, 'svc_test_own…[redacted]'],
+    ['a JSON string with one escaped character', `{"name":"\\u0073${KEY.slice(1)}"}`, `{"name":"${MASKED}"}`],
+    ['a JSON string with every character escaped', `{"name":"${jsonEscaped(KEY)}","n":1}`, `{"name":"${MASKED}","n":1}`],
+    ['a query string with percent-encoded underscores', `?a=1&campaign-name=${KEY.replaceAll('_', '%5F')}&b=2`, `?a=1&campaign-name=${MASKED}&b=2`],
+    ['a form body with every character percent-encoded', `name=${percentAll(KEY)}&x=%20`, `name=${MASKED}&x=%20`],
+    ['lower-case percent escapes mixed with JSON escapes', `"${KEY.slice(0, 3)}%5f\\u0074${KEY.slice(5)}"`, `"${MASKED}"`],
+    ['a path segment', `/api/v1/keys/svc%5Ftest%5F${KEY.slice(9)}/revoke`, `/api/v1/keys/${MASKED}/revoke`],
+    ['an OAuth token', `token=${TOKEN.replaceAll('_', '%5F')}`, 'token=mcp_at_aaaaa…[redacted]'],
+  ])('masks a key disguised in %s, keeping the text around it as written', (_where, text, shown) => {
+    expect(redactText(text)).toBe(shown)
+  })
+
+  it('leaves escaped text that spells no key as it was written', () => {
+    const text = `{"name":"${jsonEscaped('just a campaign name that is long enough')}","q":"a%20b%5F${'c'.repeat(40)}"}`
+    expect(redactText(text)).toBe(text)
+  })
+
+  it('masks key-shaped strings anywhere in a value and keeps clean values as the same reference', () => {
+    const clean = { args: ['--campaign-name', 'Spring'], after: { name: 'Spring', tags: [1, null] } }
+    expect(redactValue(clean)).toBe(clean)
+    const dirty = { args: ['--campaign-name', KEY], after: { name: `x ${KEY}`, [KEY]: true, n: 3 } }
+    expect(redactValue(dirty)).toEqual({ args: ['--campaign-name', MASKED], after: { name: `x ${MASKED}`, [MASKED]: true, n: 3 } })
+    expect(dirty.args[1]).toBe(KEY)
+  })
+
+  it.each([
+    [`Bearer ${KEY}`, `Bearer ${MASKED}`],
+    [KEY, MASKED],
     ['short', '[redacted]'],
     ['Bearer short', 'Bearer [redacted]'],
   ])('masks the credential header %j whatever its shape', (value, shown) => {

@@ -1,18 +1,59 @@
-/** Anything shaped like a service key: `svc_` (+ `test_`) + 32 characters (KEY-01). */
-const KEY_VALUE = /svc_(?:test_)?[A-Za-z0-9_-]{32}/g
+/**
+ * Masking of key values and OAuth tokens wherever text is kept or logged (KEY-01, KEY-02): the
+ * journal, logs and the audit. No imports, so `src/domain` may use it.
+ */
+
+/**
+ * A key value (`svc_` (+ `test_`) + 32 characters, KEY-01) or an OAuth secret of the hosted-MCP
+ * authorization server (`mcp_at_`/`mcp_rt_`/`mcp_ac_` + 40 characters).
+ */
+const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
+const HAS_SECRET = new RegExp(SECRET.source)
+
+/**
+ * A run of at least 36 characters (the shortest secret) that may spell a secret once `%XX`
+ * (percent-encoding) and `\uXXXX` (JSON string escapes) are decoded.
+ */
+const ENCODED_RUN = /(?:[\w-]|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}){36,}/g
+
+/** The longest a secret can be written: 47 characters, each as `\uXXXX`. */
+export const ENCODED_SECRET_MAX = 47 * 6
 
 /** A key value shown as its 12-character prefix, the way key records show it (KEY-02). */
 export function maskKey(value: string): string {
   return `${value.slice(0, 12)}…[redacted]`
 }
 
-/** OAuth secrets of the hosted-MCP authorization server: `mcp_at_`/`mcp_rt_`/`mcp_ac_` + 40 characters. */
-const OAUTH_VALUE = /mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
-
-/** Replaces every key value (and OAuth token) in `text` by its masked prefix; cheap enough for every exchange. */
+/**
+ * Replaces every key value and OAuth token in `text` by its masked prefix, also when written with
+ * percent-encoding or JSON `\u` escapes (the rest of the text is left as written, so JSON stays
+ * JSON). Masking only ever shortens text. Cheap enough for every exchange: plain text is searched
+ * only when it holds `svc_`/`mcp_`, escapes only when it holds `%` or `\u`.
+ */
 export function redactText(text: string): string {
-  const keysMasked = text.includes('svc_') ? text.replace(KEY_VALUE, maskKey) : text
-  return keysMasked.includes('mcp_') ? keysMasked.replace(OAUTH_VALUE, maskKey) : keysMasked
+  const plain = text.includes('svc_') || text.includes('mcp_') ? text.replace(SECRET, maskKey) : text
+  return plain.includes('%') || plain.includes('\\u') ? plain.replace(ENCODED_RUN, maskEncodedRun) : plain
+}
+
+/**
+ * `value` with every string in it (object keys included) passed through `redactText`; the same
+ * reference when nothing changed, so clean values cost no copy. For records kept at rest (audit).
+ */
+export function redactValue<T>(value: T): T {
+  if (typeof value === 'string') return redactText(value) as T
+  if (Array.isArray(value)) {
+    const items = value.map(redactValue)
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T
+  }
+  if (value === null || typeof value !== 'object' || !isPlain(value)) return value
+  let changed = false
+  const out: Record<string, unknown> = {}
+  for (const [name, item] of Object.entries(value)) {
+    const shownName = redactText(name)
+    out[shownName] = redactValue(item)
+    changed ||= shownName !== name || out[shownName] !== item
+  }
+  return (changed ? out : value) as T
 }
 
 /** Masks a credential header value (a key, or an opaque token) whatever its shape. */
@@ -20,4 +61,38 @@ export function redactCredential(value: string): string {
   const bearer = /^(Bearer\s+)(.*)$/i.exec(value)
   const token = bearer ? bearer[2] : value
   return `${bearer ? bearer[1] : ''}${token.length > 12 ? maskKey(token) : '[redacted]'}`
+}
+
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown
+  return proto === Object.prototype || proto === null
+}
+
+/** Masks the secrets a run spells once decoded, replacing only their written span. */
+function maskEncodedRun(run: string): string {
+  if (!run.includes('%') && !run.includes('\\u')) return run
+  const { decoded, starts } = decodeRun(run)
+  if (!HAS_SECRET.test(decoded)) return run
+  let out = ''
+  let last = 0
+  for (const match of decoded.matchAll(SECRET)) {
+    out += run.slice(last, starts[match.index]) + maskKey(match[0])
+    last = starts[match.index + match[0].length]
+  }
+  return out + run.slice(last)
+}
+
+/** The run with `%XX` and `\uXXXX` decoded; `starts[i]` is where decoded character `i` is written. */
+function decodeRun(run: string): { decoded: string; starts: number[] } {
+  let decoded = ''
+  const starts: number[] = []
+  let i = 0
+  while (i < run.length) {
+    starts.push(i)
+    const width = run[i] === '%' ? 3 : run[i] === '\\' ? 6 : 1
+    decoded += width === 1 ? run[i] : String.fromCharCode(parseInt(run.slice(i + (width === 3 ? 1 : 2), i + width), 16))
+    i += width
+  }
+  starts.push(run.length)
+  return { decoded, starts }
 }
