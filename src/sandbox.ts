@@ -2,11 +2,12 @@ import type { Express } from 'express'
 import type { RequestListener } from 'node:http'
 import pino from 'pino'
 import type { Logger } from 'pino'
-import type { Deps, Ids } from './domain/ports.js'
+import type { Deps, Ids, Store } from './domain/ports.js'
 import type { World, WorldKey } from './domain/world.js'
 import { seedWorld } from './domain/world.js'
 import { hashKey } from './domain/access.js'
 import { openStore } from './store/lowdb-store.js'
+import type { Durability } from './store/durable-file.js'
 import { emptySnapshot } from './store/layout.js'
 import { loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
@@ -36,7 +37,7 @@ import { faultRoutes } from './http/control/fault-routes.js'
 import { limitsRoutes } from './http/control/limits-routes.js'
 
 export interface SandboxOptions {
-  /** State file path, or `memory` (default). */
+  /** State file path, or `memory` (default). One sandbox at a time per file: a held file throws `StateLockedError`. */
   state?: string
   /** World name (`fixtures/worlds/<name>.yaml`) or path; default `default`. */
   world?: string
@@ -50,6 +51,8 @@ export interface SandboxOptions {
   ids?: Ids
   /** Wall clock for the virtual clock; `Date.now` by default. */
   wall?: () => number
+  /** What an acknowledged write survives: `process` (default: kill -9) or `fsync` (power loss too). */
+  durability?: Durability
 }
 
 /** Everything built, nothing listening. */
@@ -72,7 +75,15 @@ export interface Sandbox {
  */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const file = options.state && options.state !== 'memory' ? options.state : undefined
-  const store = await openStore({ file })
+  const store = await openStore({ file, durability: options.durability })
+  // A sandbox that fails to build (e.g. an unknown world) releases its state file for the next one.
+  return assemble(options, store).catch(async (error: unknown) => {
+    await store.close().catch(() => undefined)
+    throw error
+  })
+}
+
+async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox> {
   const clock = new VirtualClock(store.meta().clock, options.wall)
   const deps: Deps = { store, clock, ids: options.ids ?? randomIds() }
   const logger = options.logger ?? pino({ level: 'silent' })

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AuditEntry, User } from '../domain/model.js'
 import { openStore } from './lowdb-store.js'
 import { emptySnapshot } from './layout.js'
+import { JsonDocumentFile } from './durable-file.js'
 
 let dir: string
 let file: string
@@ -23,8 +24,7 @@ const audit = (i: number, status: AuditEntry['status'] = 'executed') => ({ id: `
 describe('group commit', () => {
   it('writes many concurrent commits in far fewer flushes, and every acknowledged change is in the file', async () => {
     const store = await openStore({ file })
-    const lowdb = await import('lowdb/node')
-    const writes = vi.spyOn(lowdb.DataFileSync.prototype, 'write')
+    const writes = vi.spyOn(JsonDocumentFile.prototype, 'write')
     const commits = Array.from({ length: 200 }, (_, i) => {
       store.users.insert(user(i))
       store.audit.insert(audit(i))
@@ -58,8 +58,7 @@ describe('group commit', () => {
     await store.commit()
     const before = (await stat(file)).mtimeMs
     store.users.touch('usr_1', { name: 'touched' })
-    const lowdb = await import('lowdb/node')
-    const writes = vi.spyOn(lowdb.DataFileSync.prototype, 'write')
+    const writes = vi.spyOn(JsonDocumentFile.prototype, 'write')
     await store.commit()
     expect(writes).not.toHaveBeenCalled()
     expect((await stat(file)).mtimeMs).toBe(before)

@@ -1,0 +1,76 @@
+import { closeSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type { SyncAdapter } from 'lowdb'
+
+/**
+ * How far an acknowledged write is guaranteed to survive.
+ * - `process` (default): the process dying (crash, `kill -9`). Files are replaced by rename and
+ *   logs appended; the data sits in the OS page cache, which outlives the process.
+ * - `fsync`: also power loss or an OS crash. Every group commit is fsynced (the new file before its
+ *   rename, the directory after it, each append) before any request it holds is answered.
+ */
+export type Durability = 'process' | 'fsync'
+
+export const DURABILITIES: readonly Durability[] = ['process', 'fsync']
+
+/** Replaces a file whole: a temp file beside it, then a rename over it (never a half-written file). */
+export function replaceFile(path: string, text: string, durability: Durability, tmp = `${path}.tmp`): void {
+  const fd = openSync(tmp, 'w')
+  try {
+    writeSync(fd, text)
+    // The data must be on disk before the rename is, or a power cut can leave the new name empty.
+    if (durability === 'fsync') fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(tmp, path)
+  if (durability === 'fsync') syncDirectory(dirname(path))
+}
+
+/** Appends text in one write; under `fsync` the data reaches the disk before this returns. */
+export function appendToFile(path: string, text: string, durability: Durability): void {
+  const fd = openSync(path, 'a')
+  let created = false
+  try {
+    created = durability === 'fsync' && fstatSync(fd).size === 0
+    writeSync(fd, text)
+    if (durability === 'fsync') fdatasyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  // A file created by this append also needs its directory entry on disk.
+  if (created) syncDirectory(dirname(path))
+}
+
+/** Makes a rename or a file creation in `dir` durable (POSIX: fsync the directory). */
+export function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * A lowdb adapter for one JSON document, written with `replaceFile` at the chosen durability
+ * (lowdb's own `DataFileSync` renames without fsync). Same temp name as lowdb's (`.<file>.tmp`).
+ */
+export class JsonDocumentFile<T> implements SyncAdapter<T> {
+  constructor(private readonly path: string, private readonly durability: Durability) {}
+
+  read(): T | null {
+    let text: string
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    return JSON.parse(text) as T
+  }
+
+  write(data: T): void {
+    replaceFile(this.path, JSON.stringify(data), this.durability, join(dirname(this.path), `.${basename(this.path)}.tmp`))
+  }
+}
