@@ -29,10 +29,22 @@ function brokenSandbox(transform: Transform): TargetFactory {
   }
 }
 
-async function failing(transform: Transform): Promise<string[]> {
-  const run = await runScenarios({ paths: PATHS, target: brokenSandbox(transform), baseline: null })
-  expect(run.summary.passed).toBeGreaterThan(20)
+async function failing(transform: Transform, paths = PATHS): Promise<string[]> {
+  const run = await runScenarios({ paths, target: brokenSandbox(transform), baseline: null })
+  expect(run.summary.passed).toBeGreaterThan(paths === PATHS ? 20 : 3)
   return run.scenarios.filter((r) => r.outcome === 'failed').map((r) => r.id).sort()
+}
+
+/** Adds keys to every key listing: what other users of a shared target do in the meantime. */
+function keyListing(extra: (names: string[]) => { name: string }[]): Transform {
+  const refused: string[] = []
+  return (req, res) => {
+    if (req.method === 'POST' && req.path === '/api/v1/keys' && res.status >= 400) refused.push(String((JSON.parse(req.body || '{}') as { name?: unknown }).name))
+    if (req.method !== 'GET' || req.path !== '/api/v1/keys' || res.status !== 200) return res
+    const body = JSON.parse(res.body) as { keys: object[]; count: number }
+    const added = extra(refused).map((k, i) => ({ id: `key_extra${i}`, prefix: 'svc_test_xxx', scopes: ['reporting:read'], workspace_id: 'ws_acme', ...k }))
+    return { ...res, body: JSON.stringify({ ...body, keys: [...added, ...body.keys], count: body.count + added.length }) }
+  }
 }
 
 describe('the runner catches a broken server', () => {
@@ -71,6 +83,17 @@ describe('the runner catches a broken server', () => {
       'key.revoked-parent-child',
       'key.value-shown-once',
     ])
+  }, 120_000)
+
+  it('a refused key creation that creates the key anyway fails exactly the scenarios that refuse one', async () => {
+    const ids = await failing(keyListing((refused) => refused.map((name) => ({ name }))), ['scenarios/key'])
+    expect(ids).toEqual(expect.arrayContaining(['key.child-scopes-subset', 'key.expiry-bounds', 'key.grandchild-scope-escalation']))
+  }, 120_000)
+
+  it('keys other users create meanwhile (a shared target) fail no key scenario', async () => {
+    let n = 0
+    const ids = await failing(keyListing(() => [{ name: `neighbour-${n++}` }]), ['scenarios/key'])
+    expect(ids).toEqual([])
   }, 120_000)
 
   it('a 429 without Retry-After fails exactly the rate-limit scenarios', async () => {

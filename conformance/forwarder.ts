@@ -9,7 +9,7 @@ export interface ForwardedResponse {
   body: string
 }
 
-export type Transform = (request: { method: string; path: string; headers: Record<string, string> }, response: ForwardedResponse) => ForwardedResponse
+export type Transform = (request: { method: string; path: string; headers: Record<string, string>; body: string }, response: ForwardedResponse) => ForwardedResponse
 
 /**
  * A tiny HTTP forwarder on 127.0.0.1 (ephemeral port) to whatever `upstream()` names at the time of
@@ -34,7 +34,7 @@ export async function startForwarder(upstream: () => string | null, transform?: 
       headers: Object.fromEntries([...answer.headers].filter(([k]) => !['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive'].includes(k))),
       body: await answer.text(),
     }
-    if (transform) out = transform({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], headers }, out)
+    if (transform) out = transform({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], headers, body: Buffer.concat(chunks).toString('utf8') }, out)
     res.writeHead(out.status, out.headers).end(out.body)
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

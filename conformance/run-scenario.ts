@@ -77,7 +77,7 @@ class StepRunner {
     const out: StepResult[] = []
     for (const step of steps) {
       const blocked = always ? null : this.#failed ? 'an earlier step failed' : this.#skipRest
-      const result = blocked ? this.#skip(step, blocked) : await this.#run(step, params)
+      const result = blocked ? this.#skip(step, blocked) : await this.#run(step, params, always)
       if (result.outcome === 'failed') this.#failed = true
       // Later steps build on a skipped one (e.g. a clock advance), so they are skipped too, never failed.
       if (result.outcome === 'skipped' && !blocked && !always) this.#skipRest = `skipped after "${result.label}" (${result.reason})`
@@ -91,7 +91,7 @@ class StepRunner {
     return { index: this.#index++, label: labelOf(step), kind: kindOf(step), outcome: 'skipped', reason, attempts: 0, duration_ms: 0, violations: [], notes: [] }
   }
 
-  async #run(step: Step, params: Record<string, unknown>): Promise<StepResult> {
+  async #run(step: Step, params: Record<string, unknown>, always = false): Promise<StepResult> {
     const kindName = kindOf(step)
     const kind = stepKind(kindName)!
     const value = step[kindName]
@@ -106,7 +106,9 @@ class StepRunner {
       const subject = await this.#attempts(step, kind.run.bind(kind), value, result)
       this.#finish(step, subject, result, kind.exchange === true)
     } catch (error) {
-      result.outcome = 'failed'
+      // A teardown step that needs a capture from a step that did not run has nothing to undo.
+      const nothingToUndo = always && error instanceof TemplateError && (this.#failed || this.#skipRest !== null)
+      result.outcome = nothingToUndo ? 'skipped' : 'failed'
       result.reason = error instanceof TemplateError ? error.message : `${(error as Error).name}: ${(error as Error).message}${causeOf(error)}`
     } finally {
       this.scope.params = previousParams
