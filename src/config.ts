@@ -11,6 +11,7 @@ export interface EnvConfig {
   adminToken?: string
   logLevel?: string
   journalFile?: string
+  durability?: string
 }
 
 export const ENV_NAMES: Record<keyof EnvConfig, string> = {
@@ -23,6 +24,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   adminToken: 'SANDBOX_ADMIN_TOKEN',
   logLevel: 'SANDBOX_LOG_LEVEL',
   journalFile: 'SANDBOX_JOURNAL_FILE',
+  durability: 'SANDBOX_DURABILITY',
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

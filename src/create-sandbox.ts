@@ -25,7 +25,9 @@ export interface RunningSandbox {
 
 /**
  * Starts an in-process sandbox on ephemeral ports (memory state unless `state` is a file): the way
- * SDK tests and the conformance runner use it.
+ * SDK tests and the conformance runner use it. A state file has one writer: if a live sandbox (in
+ * this or another process) holds it, this rejects with a `StateLockedError` (`code: 'STATE_LOCKED'`,
+ * `owner.pid`); `close()` releases it.
  *
  * @example
  * const sandbox = await createSandbox()
@@ -35,9 +37,14 @@ export interface RunningSandbox {
 export async function createSandbox(options: CreateSandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = await buildSandbox(options)
   const host = options.host ?? '127.0.0.1'
-  const base = await listen(sandbox.baseListener, host, options.port ?? 0)
+  // A port that cannot be bound closes what was opened, releasing the state file's lock.
+  const base = await listen(sandbox.baseListener, host, options.port ?? 0).catch(async (error) => {
+    await sandbox.close()
+    throw error
+  })
   const api = await listen(sandbox.apiListener, host, options.apiPort ?? 0).catch(async (error) => {
     await base.close()
+    await sandbox.close()
     throw error
   })
   sandbox.ctx.urls = { base: base.url, api: api.url }
@@ -59,4 +66,5 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 }
 
 export { buildSandbox }
+export { StateLockedError } from './store/state-lock.js'
 export type { SandboxOptions }

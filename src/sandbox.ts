@@ -8,6 +8,8 @@ import { seedWorld } from './domain/world.js'
 import { hashKey } from './domain/access.js'
 import { openStore } from './store/lowdb-store.js'
 import type { Durability } from './store/durable-file.js'
+export { DURABILITIES } from './store/durable-file.js'
+export type { Durability }
 import { emptySnapshot } from './store/layout.js'
 import { loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'

@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pino from 'pino'
 import { readEnv } from '../config.js'
-import { buildSandbox } from '../sandbox.js'
+import { DURABILITIES, buildSandbox } from '../sandbox.js'
+import type { Durability } from '../sandbox.js'
 import { isLoopback, listen } from '../runtime/listen.js'
 import { renderBanner } from './banner.js'
 import type { BannerInfo } from './banner.js'
@@ -18,6 +19,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--world <name|path>', 'world to load into a new state').default(env.world ?? 'default').env('SANDBOX_WORLD'))
     .addOption(new Option('--seed <n>', 'faker seed (overrides the world\'s)').argParser(integer).env('SANDBOX_SEED'))
     .addOption(new Option('--admin-token <token>', 'require X-Sandbox-Admin on /_sandbox').env('SANDBOX_ADMIN_TOKEN'))
+    .addOption(new Option('--durability <mode>', 'what an acknowledged write survives: process (kill -9) or fsync (also power loss; slower)').default(env.durability ?? 'process').choices(DURABILITIES).env('SANDBOX_DURABILITY'))
     .addOption(new Option('--journal-limit <n>', 'exchanges kept in the request journal').default(10_000).argParser(integer))
     .addOption(new Option('--journal-file <file>', 'also append the journal as JSONL').env('SANDBOX_JOURNAL_FILE'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
@@ -35,6 +37,7 @@ interface ServeFlags {
   adminToken?: string
   journalLimit: number
   journalFile?: string
+  durability: Durability
   logLevel: string
   json?: boolean
 }
@@ -46,7 +49,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
-    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger,
+    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger, durability: flags.durability,
   }).catch((error: Error) => fail(error.message))
   const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
