@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import type { Scenario } from './schema.js'
@@ -64,8 +66,21 @@ export interface RunResult {
   target: string
   /** SDK mode: the SDK under test (`name@version`). */
   sdk?: string
+  /** When and how the run ran (the HTML report's header); absent in reports older than issue 15. */
+  meta?: RunMeta
   /** 0 pass, 1 failures/violations/stale baseline, 4 coverage gate, 5 nothing ran (2 and 3 are thrown). */
   exitCode: RunExitCode
+}
+
+export interface RunMeta {
+  /** The kit's version (package.json). */
+  version: string
+  started_at: string
+  /** The run id: key names and other per-run values in scenarios derive from it (`${{ run.id }}`). */
+  seed: string
+  jobs: number
+  shard?: string
+  tags?: string[]
 }
 
 /**
@@ -74,6 +89,7 @@ export interface RunResult {
  */
 export async function runScenarios(options: RunOptions = {}): Promise<RunResult> {
   const started = performance.now()
+  const startedAt = new Date().toISOString()
   const all = await loadScenarios(options.paths ?? ['scenarios'])
   const selected = selectScenarios(all, options)
   const given = toFactory(options.target)
@@ -127,6 +143,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     coverage,
     target: factory.describe,
     ...(sdk ? { sdk } : {}),
+    meta: { version: kitVersion(), started_at: startedAt, seed: runId, jobs, ...(options.shard ? { shard: options.shard } : {}), ...(options.tags?.length ? { tags: options.tags } : {}) },
     exitCode: exitCodeOf(summary, coverage, options),
   }
   emit({ type: 'run-end', run })
@@ -145,6 +162,16 @@ export function summarize(results: ScenarioResult[], duration: number): RunSumma
     expected_failures: count((r) => r.outcome === 'failed' && r.baseline !== undefined),
     stale: count((r) => r.baseline?.stale === true),
     duration_ms: Math.round(duration),
+  }
+}
+
+/** The version in the package.json next to this kit (source or dist). */
+function kitVersion(): string {
+  const file = fileURLToPath(new URL('../package.json', import.meta.url)).replace('/dist/package.json', '/package.json')
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? 'unknown'
+  } catch {
+    return 'unknown'
   }
 }
 
