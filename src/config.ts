@@ -11,6 +11,7 @@ export interface EnvConfig {
   adminToken?: string
   logLevel?: string
   journalFile?: string
+  journalMaxBytes?: string
   durability?: string
 }
 
@@ -24,6 +25,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   adminToken: 'SANDBOX_ADMIN_TOKEN',
   logLevel: 'SANDBOX_LOG_LEVEL',
   journalFile: 'SANDBOX_JOURNAL_FILE',
+  journalMaxBytes: 'SANDBOX_JOURNAL_MAX_BYTES',
   durability: 'SANDBOX_DURABILITY',
 }
 

@@ -48,6 +48,8 @@ export interface SandboxOptions {
   adminToken?: string | null
   journalLimit?: number
   journalFile?: string | null
+  /** Bytes the request journal may hold (default `JOURNAL_MAX_BYTES`, 64 MiB); the oldest exchanges go first. */
+  journalMaxBytes?: number
   logger?: Logger
   /** Deterministic ids for tests; random by default. */
   ids?: Ids
@@ -128,7 +130,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   const ctx: AppContext = {
     deps,
     clock,
-    journal: new Journal({ limit: options.journalLimit, file: options.journalFile, logger }),
+    journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger }),
     logger,
     adminToken: options.adminToken ?? null,
     urls: { base: '', api: '' },

@@ -3,6 +3,7 @@ import pino from 'pino'
 import { readEnv } from '../config.js'
 import { DURABILITIES, buildSandbox } from '../sandbox.js'
 import type { Durability } from '../sandbox.js'
+import { JOURNAL_MAX_BYTES } from '../http/journal.js'
 import { isLoopback, listen } from '../runtime/listen.js'
 import { renderBanner } from './banner.js'
 import type { BannerInfo } from './banner.js'
@@ -22,6 +23,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--durability <mode>', 'what an acknowledged write survives: process (kill -9) or fsync (also power loss; slower)').default(env.durability ?? 'process').choices(DURABILITIES).env('SANDBOX_DURABILITY'))
     .addOption(new Option('--journal-limit <n>', 'exchanges kept in the request journal').default(10_000).argParser(integer))
     .addOption(new Option('--journal-file <file>', 'also append the journal as JSONL').env('SANDBOX_JOURNAL_FILE'))
+    .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(integer).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .option('--json', 'print the start-up banner as one JSON line')
     .action(runServe)
@@ -37,6 +39,7 @@ interface ServeFlags {
   adminToken?: string
   journalLimit: number
   journalFile?: string
+  journalMaxBytes: number
   durability: Durability
   logLevel: string
   json?: boolean
@@ -49,7 +52,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
-    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, logger, durability: flags.durability,
+    journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
   }).catch((error: Error) => fail(error.message))
   const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))

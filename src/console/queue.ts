@@ -2,6 +2,8 @@ import type { Deps } from '../domain/ports.js'
 import type { PublicAudit } from '../domain/audit.js'
 import { listAudit } from '../domain/audit.js'
 import { findEntry } from '../domain/catalog.js'
+import type { WriteEffect } from './write-effect.js'
+import { describeEffect, flag } from './write-effect.js'
 
 /** A held write as the review queue shows it: the audit entry plus who and where, by name. */
 export interface QueueEntry extends PublicAudit {
@@ -10,6 +12,10 @@ export interface QueueEntry extends PublicAudit {
   workspace_name: string | null
   /** Credits the write costs when approved (held writes are charged on approval), from the catalog. */
   cost: number | null
+  /** What approving it does, in words, and the confirmation question when it can raise spend. */
+  effect: WriteEffect
+  /** The catalog's one-line title of the script, e.g. "Enable a campaign". */
+  title: string | null
 }
 
 // Far above any realistic queue; the console shows every pending write.
@@ -30,5 +36,14 @@ export function pendingQueue(deps: Deps, workspaceId?: string): QueueEntry[] {
     key_name: store.keys.get(a.key_id)?.name ?? null,
     workspace_name: store.workspaces.get(a.workspace_id)?.name ?? null,
     cost: findEntry(a.script)?.credit_cost ?? null,
+    effect: effectOf(deps, a),
+    title: findEntry(a.script)?.title ?? null,
   }))
+}
+
+function effectOf(deps: Deps, a: PublicAudit): WriteEffect {
+  const id = flag(a.args, '--campaign-id')
+  const campaign = id ? deps.store.campaigns.get(id) ?? null : null
+  const account = deps.store.connections.filter((c) => c.workspace_id === a.workspace_id && c.platform === a.platform)[0]
+  return describeEffect(a, campaign && campaign.workspace_id === a.workspace_id ? campaign : null, account?.currency ?? null)
 }

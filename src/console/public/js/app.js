@@ -25,6 +25,12 @@ const app = {
   refresh: () => poll(),
   say(text) {
     $('status').textContent = text
+    $('status').dataset.kind = 'ok'
+  },
+  /** A problem the person can fix (e.g. a missing reviewer name): shown as a warning, not a success. */
+  warn(text) {
+    $('status').textContent = text
+    $('status').dataset.kind = 'warn'
   },
   fail(error) {
     const alert = $('alert')
@@ -66,7 +72,7 @@ async function poll() {
 
 function showClock() {
   const now = app.now()
-  $('sandbox-now').textContent = now === null ? '…' : `${when(new Date(now).toISOString())} UTC`
+  $('sandbox-now').textContent = now === null ? '…' : when(new Date(now).toISOString())
   if (now !== null) $('sandbox-now').setAttribute('datetime', new Date(now).toISOString())
 }
 

@@ -47,9 +47,14 @@ export function select(name, options, value = '') {
   return h('select', { name }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)))
 }
 
-/** `2026-11-22T13:05:00.000Z` → `2026-11-22 13:05:00`. */
+/** The console's one time format, ISO-8601 UTC: `2026-11-22T13:05:00.000Z` → `2026-11-22 13:05:00Z`. */
 export function when(isoText) {
-  return isoText ? String(isoText).replace('T', ' ').replace(/\.\d+Z$|Z$/, '') : '—'
+  return isoText ? `${String(isoText).replace('T', ' ').replace(/\.\d+Z$|Z$/, '')}Z` : '—'
+}
+
+/** A `<time>` element in the console's format with a machine-readable `datetime`. */
+export function time(isoText) {
+  return isoText ? h('time', { datetime: isoText }, when(isoText)) : '—'
 }
 
 /** A duration in ms as `2d 3h`, `71h 59m`, `4m 05s`. */

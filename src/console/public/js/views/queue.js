@@ -1,6 +1,10 @@
-// Review queue: held writes with their gate reason, submitter, cost and expiry; approve or reject.
+// Review queue: held writes, each saying in words what approving it does; approve or reject.
+// A decision never lands focus on another decision: focus moves to the next card's heading, and an
+// approval that can raise spend first asks a question whose default button is Cancel.
 import { post } from '../api.js'
-import { badge, duration, empty, field, h, mount, when } from '../dom.js'
+import { badge, duration, empty, field, h, mount, time } from '../dom.js'
+import { explain } from '../words.js'
+import { confirmSpend } from '../confirm.js'
 
 const REVIEWER_KEY = 'adops-sandbox.reviewer'
 
@@ -8,21 +12,32 @@ export function render(main, app) {
   const reviewer = h('input', { id: 'reviewer', name: 'reviewer', autocomplete: 'name', required: true, placeholder: 'e.g. Rey Reviewer', value: sessionStorage.getItem(REVIEWER_KEY) ?? '' })
   reviewer.addEventListener('change', () => sessionStorage.setItem(REVIEWER_KEY, reviewer.value.trim()))
   const list = h('div', { class: 'cards', id: 'queue-list', 'aria-live': 'polite', 'aria-busy': 'true' })
+  const heading = h('h2', { tabindex: '-1' }, 'Review queue')
   const cards = new Map()
+  let busy = false
   mount(main,
-    h('h2', {}, 'Review queue'),
-    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing.'),
+    heading,
+    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing. Approvals that can raise spend ask first.'),
     h('div', { class: 'toolbar' }, field('Reviewer name', reviewer)),
     list)
 
-  async function decide(entry, action) {
+  async function decide(entry, action, el) {
     const name = reviewer.value.trim()
     if (!name) {
-      app.say('Enter a reviewer name first.')
+      app.warn('Enter a reviewer name first: the audit records who decided.')
       reviewer.focus()
       return
     }
+    if (busy) return
+    if (action === 'approve' && entry.effect?.confirm && !(await confirmSpend(entry))) {
+      app.say(`Not approved: ${entry.script} (${entry.id}) is still waiting.`)
+      el.querySelector('h3').focus()
+      return
+    }
+    busy = true
     sessionStorage.setItem(REVIEWER_KEY, name)
+    // Where focus goes afterwards: the next card's heading (decides nothing), else the previous one, else the page heading.
+    const next = el.nextElementSibling?.querySelector('h3') ?? el.previousElementSibling?.querySelector('h3') ?? null
     try {
       const result = await post(`/reviews/${encodeURIComponent(entry.id)}/${action}`, { reviewer: name })
       const status = result?.status ?? result?.audit?.status ?? (action === 'approve' ? 'approved' : 'rejected')
@@ -32,24 +47,32 @@ export function render(main, app) {
       app.fail(error)
     }
     await app.refresh()
-    ;(list.querySelector('button') ?? reviewer).focus()
+    busy = false
+    ;(next?.isConnected ? next : heading).focus()
   }
 
   function card(entry) {
     const countdown = h('span', { class: 'countdown', dataset: { expires: entry.expires_at ?? '' } })
     const titleId = `q-${entry.id}`
-    return h('article', { class: 'card', 'aria-labelledby': titleId, dataset: { auditId: entry.id } },
-      h('header', {}, h('h3', { id: titleId }, entry.script), badge(entry.operation), badge('pending review', 'pending_review')),
+    const fx = entry.effect ?? {}
+    const c = fx.campaign
+    const el = h('article', { class: `card${fx.raises_spend ? ' spends' : ''}`, 'aria-labelledby': titleId, dataset: { auditId: entry.id } })
+    const label = `${entry.script} ${entry.id}`
+    return mount(el,
+      h('header', {}, h('h3', { id: titleId, tabindex: '-1' }, entry.title ?? entry.script), h('code', {}, entry.script), badge(entry.operation),
+        fx.raises_spend ? badge('can raise spend', 'hold') : null),
+      h('p', { class: 'effect' }, fx.summary ?? ''),
       h('dl', { class: 'facts' },
+        c ? [h('dt', {}, 'Campaign'), h('dd', {}, `${c.name} `, h('span', { class: 'muted' }, `(${c.id}) · ${c.status.toLowerCase()} · ${c.daily_budget.toFixed(2)} ${c.currency}/day now`))] : null,
         h('dt', {}, 'Arguments'), h('dd', {}, h('code', { class: 'args' }, entry.args.join(' ') || '(none)')),
-        h('dt', {}, 'Gate'), h('dd', {}, entry.reason, ' ', h('span', { class: 'muted' }, `(${entry.rule})`)),
-        h('dt', {}, 'Submitted by'), h('dd', {}, `${entry.user_name} · key ${entry.key_name ?? ''} `, h('code', {}, `${entry.key_prefix}…`), ` · ${entry.surface} · ${when(entry.at)}`),
+        h('dt', {}, 'Why held'), h('dd', {}, entry.reason, ' ', h('span', { class: 'muted' }, `(rule ${entry.rule})`), explain(entry.explanation)),
+        h('dt', {}, 'Asked by'), h('dd', {}, `${entry.user_name} · key “${entry.key_name ?? '?'}” `, h('code', {}, `${entry.key_prefix}…`), ` · via ${entry.surface} · `, time(entry.at)),
         h('dt', {}, 'Workspace'), h('dd', {}, entry.workspace_name ?? entry.workspace_id),
         h('dt', {}, 'Cost'), h('dd', {}, entry.cost === null ? '—' : `${entry.cost} credits, charged on approval`),
-        h('dt', {}, 'Expires'), h('dd', {}, countdown, entry.expires_at ? h('span', { class: 'muted' }, ` (${when(entry.expires_at)})`) : null)),
+        h('dt', {}, 'Expires'), h('dd', {}, countdown, entry.expires_at ? [' (', time(entry.expires_at), ')'] : null)),
       h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${entry.script} ${entry.id}`, onclick: () => decide(entry, 'approve') }, 'Approve'),
-        h('button', { type: 'button', class: 'reject danger', 'aria-label': `Reject ${entry.script} ${entry.id}`, onclick: () => decide(entry, 'reject') }, 'Reject')))
+        h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${label}`, onclick: () => decide(entry, 'approve', el) }, fx.raises_spend ? 'Approve…' : 'Approve'),
+        h('button', { type: 'button', class: 'reject danger', 'aria-label': `Reject ${label}`, onclick: () => decide(entry, 'reject', el) }, 'Reject')))
   }
 
   function update({ queue }) {

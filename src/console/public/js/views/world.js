@@ -18,7 +18,7 @@ export function render(main, app) {
   async function clock(change, what) {
     try {
       const c = await post('/clock', change)
-      app.say(`${what}: sandbox time is now ${when(c.now)} UTC.`)
+      app.say(`${what}: sandbox time is now ${when(c.now)}.`)
       app.clearAlert()
       await app.refresh()
       await load()
@@ -106,6 +106,6 @@ export function render(main, app) {
 
   void load()
   return app.onTick(({ clock: c }) => {
-    clockNow.textContent = `${when(c.now)} UTC${c.frozen ? ' (frozen)' : ''}`
+    clockNow.textContent = `${when(c.now)}${c.frozen ? ' (frozen)' : ''}`
   })
 }

@@ -1,0 +1,89 @@
+import type { AuditEntry, Campaign } from '../domain/model.js'
+
+/** The campaign a held write touches, as it is now. */
+export interface EffectCampaign {
+  id: string
+  name: string
+  status: Campaign['status']
+  daily_budget: number
+  currency: string
+}
+
+/**
+ * What approving a held write will do, in words, for the review card (GATE-01, GATE-03):
+ * `summary` says it; `confirm` is the question the console asks before approving a write that can
+ * raise spend (enable, budget increase, create, creative, audience; null otherwise); `spend_delta`
+ * is the change of daily spend when it is known.
+ */
+export interface WriteEffect {
+  campaign: EffectCampaign | null
+  summary: string
+  raises_spend: boolean
+  spend_delta: number | null
+  currency: string | null
+  confirm: string | null
+}
+
+/** The value of `--name` in a dispatcher argument list (space or `=` form), or null. */
+export function flag(args: readonly string[], name: string): string | null {
+  const i = args.indexOf(name)
+  if (i >= 0 && i + 1 < args.length) return args[i + 1]
+  const inline = args.find((a) => a.startsWith(`${name}=`))
+  return inline ? inline.slice(name.length + 1) : null
+}
+
+/** `1234.5, 'USD'` → `1,234.50 USD`. */
+export function amount(value: number, currency: string | null): string {
+  const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  return currency ? `${text} ${currency}` : text
+}
+
+const signed = (value: number, currency: string | null) => `${value >= 0 ? '+' : '−'}${amount(Math.abs(value), currency)}/day`
+
+/** Describes what approving `entry` does, given the campaign it names (if any) and the account currency. */
+export function describeEffect(entry: Pick<AuditEntry, 'operation' | 'args' | 'script'>, campaign: Campaign | null, accountCurrency: string | null): WriteEffect {
+  const c: EffectCampaign | null = campaign
+    ? { id: campaign.id, name: campaign.campaign_name, status: campaign.status, daily_budget: campaign.daily_budget, currency: campaign.currency }
+    : null
+  const currency = c?.currency ?? accountCurrency
+  const named = c ? `“${c.name}” (${c.status.toLowerCase()}, ${amount(c.daily_budget, c.currency)}/day)` : 'the account'
+  const result = (summary: string, delta: number | null, confirm: string | null): WriteEffect =>
+    ({ campaign: c, summary, raises_spend: confirm !== null, spend_delta: delta, currency, confirm })
+  switch (entry.operation) {
+    case 'enable': {
+      const delta = c && c.status !== 'ENABLED' ? c.daily_budget : 0
+      return result(`Enables ${named}: it starts spending up to ${amount(c?.daily_budget ?? 0, currency)} a day (${signed(delta, currency)}).`, delta,
+        `Enable ${c ? `“${c.name}”` : 'this campaign'} and start spending up to ${amount(c?.daily_budget ?? 0, currency)} a day (${signed(delta, currency)})?`)
+    }
+    case 'budget': {
+      const proposed = Number(flag(entry.args, '--daily-budget'))
+      if (!c || !Number.isFinite(proposed)) return result(`Changes a daily budget of ${named}.`, null, `Change a daily budget (amount unknown)?`)
+      const delta = Math.round((proposed - c.daily_budget) * 100) / 100
+      // Spend only moves while the campaign runs; a paused campaign's budget applies once it is enabled.
+      const live = c.status === 'ENABLED' ? '' : ' once it is enabled'
+      const summary = `Sets the daily budget of ${named} from ${amount(c.daily_budget, currency)} to ${amount(proposed, currency)} (${signed(delta, currency)}${live}).`
+      return result(summary, delta, delta > 0 ? `Raise the daily budget of “${c.name}” ${amount(c.daily_budget, null)} → ${amount(proposed, currency)} (${signed(delta, currency)})?` : null)
+    }
+    case 'create': {
+      const budget = Number(flag(entry.args, '--daily-budget'))
+      const name = flag(entry.args, '--campaign-name')
+      const money = Number.isFinite(budget) ? amount(budget, currency) : 'an unknown amount'
+      const what = name ? `campaign “${name}”` : 'a new item'
+      return result(`Creates ${what} with a daily budget of ${money} (created paused; it spends once enabled).`, Number.isFinite(budget) ? budget : null,
+        `Create ${what} with a daily budget of ${money}${Number.isFinite(budget) ? ` (up to ${signed(budget, currency)} once enabled)` : ''}?`)
+    }
+    case 'creative':
+      return result(`Changes the ads, keywords or assets of ${named}; this changes what its budget buys and can raise its spend.`, null,
+        `Change the creative of ${c ? `“${c.name}”, which can spend up to ${amount(c.daily_budget, currency)} a day` : 'the account, which can change what campaigns spend'}?`)
+    case 'audience':
+      return result(`Creates or changes an audience in ${named}; campaigns that target it can spend more.`, null,
+        'Create or change an audience that campaigns can spend money on?')
+    case 'pause':
+      return result(`Pauses ${named}: it stops spending${c ? ` (${signed(-c.daily_budget, currency)})` : ''}.`, c ? -c.daily_budget : null, null)
+    case 'remove':
+      return result(`Removes ${named} for good: it stops spending${c && c.status === 'ENABLED' ? ` (${signed(-c.daily_budget, currency)})` : ''} and cannot be enabled again.`,
+        c && c.status === 'ENABLED' ? -c.daily_budget : null, null)
+    default:
+      return result(`Runs ${entry.script}.`, null, null)
+  }
+}
