@@ -12,6 +12,10 @@ export const CHROMIUM_CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHRO
 export const CHROMIUM = CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? null
 export const SKIP_REASON = `no Chromium binary (looked at ${CHROMIUM_CANDIDATES.join(', ')}); install it with \`apt-get install -y chromium\``
 
+// Without Chromium the browser tests skip locally; under CI=true that skip would go unnoticed, so
+// loading this module fails the browser test files instead.
+if (!CHROMIUM && /^(1|true)$/i.test(process.env.CI ?? '')) throw new Error(`CI=true and ${SKIP_REASON}`)
+
 export const ARTIFACTS_DIR = 'test-artifacts'
 
 export function launchChromium(): Promise<Browser> {
