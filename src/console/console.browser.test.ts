@@ -174,18 +174,25 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     })
   })
 
-  it('filters the audit log by decision and expands an entry to the full record', async () => {
+  it('filters the audit log by decision; an entry says before → after in words, its JSON behind a disclosure', async () => {
     const sb = await start()
     const held = await holdEnable(sb)
     const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
-    expect((await runTool(sb, 'agent', 'pause_campaign', ['--campaign-id', enabled.id])).status).toBe(200)
+    const cut = await runTool(sb, 'agent', 'update_campaign_budget', ['--campaign-id', enabled.id, '--daily-budget', '12.5'])
+    expect(cut.status).toBe(200)
     await withPage(browser, 'audit', async (page) => {
       await openConsole(page, sb, 'audit')
-      await page.locator('details.entry').nth(1).waitFor()
+      const executed = page.locator(`details[data-audit-id="${cut.body.audit_id}"]`)
+      await executed.locator('summary').first().click()
+      const drop = (enabled.daily_budget - 12.5).toFixed(2)
+      expect(await executed.innerText()).toContain(`What changed\n“${enabled.campaign_name}”: Daily budget ${enabled.daily_budget.toFixed(2)} → 12.50 USD (−${drop}/day)`)
+      expect(await executed.innerText()).not.toContain('"audit_id"')
       await page.getByLabel('Decision').selectOption('hold')
-      await page.locator('details.entry').filter({ hasText: 'pause_campaign' }).waitFor({ state: 'detached' })
+      await executed.waitFor({ state: 'detached' })
       const entry = page.locator(`details[data-audit-id="${held.auditId}"]`)
-      await entry.locator('summary').click()
+      await entry.locator('summary').first().click()
+      expect(await entry.innerText()).toContain('waiting for review')
+      await entry.getByText('Full record (JSON)').click()
       expect(await entry.innerText()).toContain(`"audit_id": "${held.auditId}"`)
     })
   })

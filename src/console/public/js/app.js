@@ -77,7 +77,9 @@ function showClock() {
 }
 
 function route() {
-  const name = location.hash.slice(1) in VIEWS ? location.hash.slice(1) : 'queue'
+  // `#audit/aud_123`: a view and an optional argument (the journal links to audit entries).
+  const [view, arg] = location.hash.slice(1).split('/')
+  const name = view in VIEWS ? view : 'queue'
   for (const link of document.querySelectorAll('nav.tabs a')) {
     if (link.dataset.view === name) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
@@ -87,7 +89,7 @@ function route() {
   app.clearAlert()
   const main = mount($('main'))
   document.title = `${document.querySelector(`nav.tabs a[data-view="${name}"]`).firstChild.textContent.trim()} · adops-sandbox console`
-  cleanup = VIEWS[name].render(main, app) ?? null
+  cleanup = VIEWS[name].render(main, app, arg ? decodeURIComponent(arg) : undefined) ?? null
   void poll()
 }
 

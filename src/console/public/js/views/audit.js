@@ -1,16 +1,26 @@
 // Audit log: every write attempt, filterable by workspace, key, decision, script; each expands to the full record.
 import { get, query } from '../api.js'
-import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+import { badge, empty, field, h, json, mount, select, time } from '../dom.js'
 import { liveFilter } from '../live-filter.js'
+import { changeLines, decisionLabel, explain, statusLabel } from '../words.js'
 
 const DECISIONS = [['', 'any'], ['run', 'run'], ['hold', 'hold'], ['block', 'block']]
 const STATUSES = ['', 'executed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'failed', 'dry_run']
 
-export function render(main, app) {
+/** `#audit` lists; `#audit/<audit_id>` (the journal links there) also shows that entry open on top. */
+export function render(main, app, auditId) {
   const form = h('form', { class: 'filters', 'aria-label': 'Filter the audit log' })
   const list = h('div', { class: 'entries', id: 'audit-list' })
   const count = h('p', { class: 'muted', 'aria-live': 'polite' })
-  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), form, count, list)
+  const one = h('section', { id: 'audit-one', 'aria-label': 'Linked audit entry', hidden: !auditId })
+  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), one, form, count, list)
+  if (auditId) {
+    void get(`/audit/${encodeURIComponent(auditId)}`).then((entry) => {
+      const el = entryElement(entry)
+      el.open = true
+      mount(one, h('h3', {}, `Entry ${entry.id}`, ' ', h('a', { href: '#audit' }, 'show all')), el)
+    }).catch(app.fail)
+  }
   const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
 
@@ -20,7 +30,7 @@ export function render(main, app) {
       field('Workspace', select('workspace_id', [['', 'all'], ...world.workspaces.map((w) => [w.id, `${w.name} (${w.id})`])])),
       field('Key', select('key_prefix', [['', 'all'], ...keys.map((k) => [k.prefix, `${k.name} · ${k.prefix}…`])])),
       field('Decision', select('decision', DECISIONS)),
-      field('Status', select('status', STATUSES.map((s) => [s, s || 'any']))),
+      field('Status', select('status', STATUSES.map((s) => [s, s ? statusLabel(s) : 'any']))),
       field('Script', h('input', { name: 'script', type: 'search', list: 'audit-scripts', placeholder: 'e.g. enable_campaign', spellcheck: 'false' })),
       scripts)
   }).catch(app.fail)
@@ -46,16 +56,7 @@ export function render(main, app) {
     const stamp = JSON.stringify(entry)
     const existing = rows.get(entry.id)
     if (existing?.stamp === stamp) return
-    const el = h('details', { class: 'entry', dataset: { auditId: entry.id } },
-      h('summary', {},
-        h('time', { datetime: entry.at }, when(entry.at)), ' ',
-        h('strong', {}, entry.script), ' ', badge(entry.decision), ' ', badge(entry.status.replace('_', ' '), entry.status), ' ',
-        h('code', {}, `${entry.key_prefix}…`), ' ', h('span', { class: 'muted' }, entry.workspace_id)),
-      h('p', {}, `The gate decided “${entry.decision}” (rule ${entry.rule}): ${entry.reason}`),
-      explain(entry.explanation),
-      entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at ${when(entry.review.at)}.`) : null,
-      h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' '))),
-      json(entry))
+    const el = entryElement(entry)
     if (existing) {
       el.open = existing.el.open
       existing.el.replaceWith(el)
@@ -72,12 +73,19 @@ export function render(main, app) {
   })
 }
 
-/** The gate's explanation as sentences: which list, hours window or limit decided. */
-function explain(x) {
-  if (!x) return null
-  const lines = []
-  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}].`)
-  if (x.hours) lines.push(`Operating hours ${x.hours.days.join(', ')} ${x.hours.start}–${x.hours.end} ${x.hours.timezone}; it was ${x.hours.local_day} ${x.hours.local_time} there (${x.hours.within ? 'inside' : 'outside'}).`)
-  if (x.limit) lines.push(`${x.limit.name} is ${x.limit.limit}; this write: ${x.limit.value} (budget ${x.limit.current} → ${x.limit.proposed} ${x.limit.currency}, campaign ${x.limit.campaign_id}).`)
-  return lines.length ? h('ul', { class: 'explain' }, lines.map((l) => h('li', {}, l))) : null
+/** One audit entry: a summary line; opened, the decision, what changed before → after in words, and the JSON behind a disclosure. */
+function entryElement(entry) {
+  const changes = changeLines(entry)
+  return h('details', { class: 'entry', dataset: { auditId: entry.id } },
+    h('summary', {},
+      time(entry.at), ' ',
+      h('strong', {}, entry.script), ' ', badge(decisionLabel(entry.decision), entry.decision), ' ', badge(statusLabel(entry.status), entry.status), ' ',
+      h('code', {}, `${entry.key_prefix}…`), ' ', h('span', { class: 'muted' }, `${entry.workspace_id} · ${entry.surface}`)),
+    h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${entry.reason}`),
+    explain(entry.explanation),
+    changes.length ? h('div', { class: 'changes' }, h('h4', {}, 'What changed'), h('ul', {}, changes.map((line) => h('li', {}, line)))) : null,
+    entry.result?.message ? h('p', {}, entry.result.message) : null,
+    entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at `, time(entry.review.at), '.') : null,
+    h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' '))),
+    h('details', { class: 'raw' }, h('summary', {}, 'Full record (JSON)'), json(entry)))
 }
