@@ -2,6 +2,7 @@ import type { CatalogEntry, FlagSpec } from './catalog.js'
 import { findEntry } from './catalog.js'
 import { PLATFORMS } from './catalog-flags.js'
 import { SandboxError } from './errors.js'
+import { DATE_MESSAGE, isCalendarDate } from './dates.js'
 
 export type ArgValue = string | number | boolean | string[]
 /** Parsed flag values keyed by snake_case name: `--daily-budget 50` → `{daily_budget: 50}`. */
@@ -24,16 +25,23 @@ export interface PreparedCall {
  * UNRECOGNIZED_ARGS, bad value → INVALID_ARGS, missing/unsupported platform → UNSUPPORTED_PLATFORM.
  */
 export function prepareCall(input: { script_name: string; args: readonly string[]; platform?: string | null; dry_run?: boolean }): PreparedCall {
-  const entry = findEntry(input.script_name)
-  if (!entry) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: input.script_name })
-  if (!entry.executable) {
-    throw new SandboxError('UNKNOWN_SCRIPT', { script_name: input.script_name, hint: hintFor(entry), use_instead: entry.use_instead })
-  }
+  const entry = resolveScript(input.script_name)
   // Every write script accepts `--dry-run`: a request to the gate, not a flag of the script.
   const { args, dryRun } = entry.kind === 'write' ? stripDryRun(input.args) : { args: [...input.args], dryRun: false }
   const values = parseArgs(entry, args)
   const call: PreparedCall = { entry, args, values, platform: resolvePlatform(entry, input.platform ?? null, values) }
   return dryRun || (entry.kind === 'write' && input.dry_run === true) ? { ...call, dry_run: true } : call
+}
+
+/**
+ * The catalog entry a script name dispatches to (DISP-04): unknown → UNKNOWN_SCRIPT, an MCP tool
+ * name → the same 400 with a hint. HTTP resolves it first to know which scope to authorize.
+ */
+export function resolveScript(scriptName: string): CatalogEntry {
+  const entry = findEntry(scriptName)
+  if (!entry) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: scriptName })
+  if (!entry.executable) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: scriptName, hint: hintFor(entry), use_instead: entry.use_instead })
+  return entry
 }
 
 /** Parses ordered CLI-style args against a script's flags; unknown flags are reported first, all at once. */
@@ -134,9 +142,7 @@ function convert(spec: FlagSpec, text: string): ArgValue {
       if (!['true', 'false'].includes(value.toLowerCase())) throw invalid(spec, `must be true or false, got "${text}"`)
       return value.toLowerCase() === 'true'
     case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-        throw invalid(spec, `must be a date YYYY-MM-DD, got "${text}"`)
-      }
+      if (!isCalendarDate(value)) throw invalid(spec, `${DATE_MESSAGE}, got "${text}"`)
       return value
     case 'url':
       if (!/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value)) throw invalid(spec, `must be an http(s) URL, got "${text}"`)

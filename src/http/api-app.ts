@@ -5,6 +5,7 @@ import type { Route } from './reply.js'
 import { mountRoutes } from './reply.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
 import { journalMiddleware, keepRawBody } from './journal.js'
+import { jsonBody } from './body.js'
 import { baseExpress, JSON_LIMIT } from './base-app.js'
 import { identityRoutes } from './routes/identity.js'
 
@@ -20,7 +21,7 @@ export function createApiApp(
   for (const mount of mounts) mount(app, ctx)
   // REST-04: nothing under /api exists here; answer 404 before a body is even parsed.
   app.use('/api', notFoundHandler(apiHint))
-  app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
+  app.use(jsonBody({ limit: JSON_LIMIT, verify: keepRawBody }))
   const router = express.Router()
   mountRoutes(router, ctx.deps.store, [identityRoutes, ...routes].flatMap((make) => make(ctx)))
   app.use(router)

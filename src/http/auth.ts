@@ -4,6 +4,7 @@ import { authenticate, authorize, markUsed } from '../domain/access.js'
 import type { AppContext } from './context.js'
 import type { Surface } from './credentials.js'
 import { readCredential } from './credentials.js'
+import { throwDeferredBodyError } from './body.js'
 
 // The key that authenticated a request, marked used only once the reply succeeds (see `handle`).
 const callers = new WeakMap<Request, () => void>()
@@ -15,9 +16,14 @@ export function callerOf(ctx: AppContext, req: Request, surface: Surface): Calle
   return caller
 }
 
-/** Authenticate, then authorize the scope and resolve the workspace (AUTH-04, KEY-10..12). */
+/**
+ * Authenticate, then authorize the scope and resolve the workspace (AUTH-03, AUTH-04, KEY-10..12);
+ * only then does a malformed body speak (RULES.md Authentication: anonymous callers get 401 first).
+ */
 export function actorOf(ctx: AppContext, req: Request, surface: Surface, scope: string | null): Actor {
-  return authorize(ctx.deps, callerOf(ctx, req, surface), scope)
+  const actor = authorize(ctx.deps, callerOf(ctx, req, surface), scope)
+  throwDeferredBodyError(req)
+  return actor
 }
 
 /** Sets `last_used_at` of the key that made a successful request; a refused one changes nothing. */

@@ -7,6 +7,7 @@ import { mountRoutes } from './reply.js'
 import { createControlRouter } from './control-app.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
 import { journalMiddleware, keepRawBody } from './journal.js'
+import { jsonBody } from './body.js'
 import { keyRoutes } from './routes/keys.js'
 
 /** What other modules plug into the base host. */
@@ -28,7 +29,7 @@ export function createBaseApp(ctx: AppContext, ext: BaseAppExtensions = {}): Exp
   for (const page of ext.pages ?? []) page(app, ctx)
   app.use('/_sandbox', createControlRouter(ctx, ext.control))
   for (const mount of ext.mounts ?? []) mount(app, ctx)
-  app.use(express.json({ limit: JSON_LIMIT, verify: keepRawBody }))
+  app.use(jsonBody({ limit: JSON_LIMIT, verify: keepRawBody }))
   const router = express.Router()
   mountRoutes(router, ctx.deps.store, [keyRoutes, ...(ext.routes ?? [])].flatMap((make) => make(ctx)))
   app.use(router)

@@ -37,8 +37,9 @@ function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): 
   let actor
   let parsed
   try {
-    parsed = parseListQuery({ ...query })
+    // House order, as the express route: authenticate → authorize → validate.
     actor = authorize(deps, authenticate(deps, readCredential(req, 'resource')), LIST_SCOPE)
+    parsed = parseListQuery({ ...query })
     requireGoogle(parsed)
     // Last check: it throws before taking anything, and takes the tokens when it passes.
     takeToken(deps, actor)

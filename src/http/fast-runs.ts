@@ -44,7 +44,7 @@ function answer(ctx: AppContext, exchange: FastExchange, req: IncomingMessage, i
   let caller: Caller | undefined
   let reply: Reply
   try {
-    reply = runTool(ctx, input, () => (caller = authenticate(ctx.deps, readCredential(req, 'tools'))), 'rest')
+    reply = runTool(ctx, { input: () => input, caller: () => (caller = authenticate(ctx.deps, readCredential(req, 'tools'))), surface: 'rest' })
   } catch (error) {
     return exchange.fail(error)
   }

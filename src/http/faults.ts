@@ -1,9 +1,9 @@
-import express from 'express'
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
 import type { AppContext } from './context.js'
 import type { FaultRule, FaultStep } from '../domain/model.js'
 import { anyCredential } from './credentials.js'
 import { keepRawBody } from './journal.js'
+import { jsonBody } from './body.js'
 import { JSON_LIMIT } from './base-app.js'
 import { findEntry } from '../domain/catalog.js'
 import { hashKey, keyWorkspaceId } from '../domain/access.js'
@@ -27,7 +27,7 @@ export function mountFaults(host: 'base' | 'api') {
  * connection, or pass through. The exchange is marked in the journal (`fault: "<rule>#<step>"`).
  */
 export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestHandler {
-  const json = express.json({ limit: JSON_LIMIT, verify: keepRawBody })
+  const json = jsonBody({ limit: JSON_LIMIT, verify: keepRawBody })
   return (req: Request, res: Response, next: NextFunction): void => {
     const rules = activeFaultRules(ctx)
     if (rules.length === 0) return next()

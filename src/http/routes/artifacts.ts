@@ -23,8 +23,8 @@ export function artifactRoutes(ctx: AppContext): Route[] {
       method: 'post',
       path: '/artifacts/audience-sync-input',
       handler: (req) => {
-        const body = parseInput(artifactBody, req.body)
         const actor = actorOf(ctx, req, 'artifact', 'audiences:write')
+        const body = parseInput(artifactBody, req.body)
         takeToken(ctx.deps, actor)
         const artifact = stageArtifact(ctx.deps, actor, body)
         return { status: 201, body: artifactView(artifact) }

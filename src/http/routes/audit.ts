@@ -33,8 +33,8 @@ const reviewBody = z.object({ comment: z.string().max(1000).optional() })
 export function auditRoutes(ctx: AppContext): Route[] {
   const { deps } = ctx
   const review = (action: 'approve' | 'reject') => async (req: Request) => {
-    const body = parseInput(reviewBody, req.body ?? {})
     const actor = actorOf(ctx, req, 'resource', 'workspace:write')
+    const body = parseInput(reviewBody, req.body ?? {})
     const request = { auditId: param(req, 'id'), workspaceId: actor.workspace.id, reviewer: { name: actor.user.name, key_id: actor.key.id }, comment: body.comment }
     return { body: { ...(await reviewBodyOf(deps, action, request)), sandbox: true } }
   }
@@ -43,8 +43,8 @@ export function auditRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/api/v1/audit',
       handler: (req) => {
-        const query = parseInput(auditQuery, { ...req.query }, 'Query')
         const actor = actorOf(ctx, req, 'resource', null)
+        const query = parseInput(auditQuery, { ...req.query }, 'Query')
         const page = listAudit(deps, { ...query, workspace_id: actor.workspace.id, key_id: readsAll(actor) ? undefined : actor.key.id })
         return { body: { ...page, workspace_id: actor.workspace.id, sandbox: true } }
       },

@@ -4,8 +4,9 @@ import type { Deps } from '../../domain/ports.js'
 import type { AppContext } from '../context.js'
 import type { Reply, Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
-import { actorOf, callerOf } from '../auth.js'
-import { prepareCall } from '../../domain/args.js'
+import { actorOf } from '../auth.js'
+import { prepareCall, resolveScript } from '../../domain/args.js'
+import { calendarDate } from '../../domain/dates.js'
 import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
 import type { CampaignRow, DateRange } from '../../domain/campaign-view.js'
 import { campaignRow, listCampaigns, resolveRange, ROW_WINDOW_DAYS } from '../../domain/campaign-view.js'
@@ -14,7 +15,6 @@ import { metricsRange, sumMetrics, lastDays } from '../../domain/metrics.js'
 import { takeToken } from '../../domain/rate-limits.js'
 import { SandboxError } from '../../domain/errors.js'
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
 const listQuery = z.object({
   status: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(['ENABLED', 'PAUSED', 'REMOVED'], 'must be ENABLED, PAUSED or REMOVED')).optional(),
   platform: z.string().optional(),
@@ -91,8 +91,8 @@ function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
 
 const metricsQuery = z.object({
   days: z.coerce.number().int().min(1).max(1095, 'must be an integer from 1 to 1095').optional(),
-  start_date: date.optional(),
-  end_date: date.optional(),
+  start_date: calendarDate.optional(),
+  end_date: calendarDate.optional(),
 })
 const pauseBody = z.object({ reason: z.string().max(500).optional(), dry_run: z.boolean('must be true or false').optional() })
 const budgetBody = z.object({
@@ -109,8 +109,8 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/v1/campaigns',
       handler: (req) => {
-        const query = parseListQuery({ ...req.query })
         const actor = actorOf(ctx, req, 'resource', LIST_SCOPE)
+        const query = parseListQuery({ ...req.query })
         requireGoogle(query)
         takeToken(deps, actor)
         return { body: campaignListBody(deps, actor.workspace.id, query) }
@@ -130,8 +130,8 @@ export function campaignRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/v1/campaigns/:id/metrics',
       handler: (req) => {
-        const query = parseInput(metricsQuery, { ...req.query }, 'Query')
         const actor = actorOf(ctx, req, 'resource', 'reporting:read')
+        const query = parseInput(metricsQuery, { ...req.query }, 'Query')
         const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
         const now = deps.clock.now()
         const range = resolveRange(query, now, { days: 'days', start_date: 'start_date' })
@@ -149,48 +149,58 @@ export function campaignRoutes(ctx: AppContext): Route[] {
     {
       method: 'post',
       path: '/v1/campaigns/:id/pause',
-      handler: (req) => {
-        const body = parseInput(pauseBody, req.body ?? {})
-        return restWrite(ctx, req, 'pause_campaign', ['--campaign-id', param(req, 'id'), ...dryRunArg(body)], (result) => ({
-          id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, status: result.status, previous_status: result.previous_status,
-        }))
-      },
+      handler: (req) => restWrite(ctx, req, {
+        script: 'pause_campaign', schema: pauseBody, body: (r) => r.body ?? {},
+        args: (body) => ['--campaign-id', param(req, 'id'), ...dryRunArg(body)],
+        shape: (result) => ({ id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, status: result.status, previous_status: result.previous_status }),
+      }),
     },
     {
       method: 'patch',
       path: '/v1/campaigns/:id/budget',
-      handler: (req) => {
-        const body = parseInput(budgetBody, req.body)
-        return restWrite(ctx, req, 'update_campaign_budget', ['--campaign-id', param(req, 'id'), '--daily-budget', String(body.daily_budget), ...dryRunArg(body)], (result) => ({
-          id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, daily_budget: result.daily_budget,
-        }), 'daily_budget')
-      },
+      handler: (req) => restWrite(ctx, req, {
+        script: 'update_campaign_budget', schema: budgetBody, field: 'daily_budget',
+        args: (body) => ['--campaign-id', param(req, 'id'), '--daily-budget', String(body.daily_budget), ...dryRunArg(body)],
+        shape: (result) => ({ id: result.campaign_id, platform: 'GOOGLE', name: result.campaign_name, daily_budget: result.daily_budget }),
+      }),
     },
   ]
 }
 
+/** One REST write: its script, body schema, how the body becomes args, and the `campaign` it answers. */
+interface RestWriteSpec<S extends z.ZodType> {
+  script: string
+  schema: S
+  args: (body: z.output<S>) => string[]
+  shape: (result: Record<string, unknown>) => Record<string, unknown>
+  /** The body field a bad flag value came from, named instead of the flag. */
+  field?: string
+  /** The body to validate (default `req.body`). */
+  body?: (req: Request) => unknown
+}
+
 /**
- * A REST write as the same dispatcher call a tool would make (REST-02): same validation, gate,
- * credits and audit. Executed writes answer `{success, campaign, credits_used, audit_id}`.
+ * A REST write as the same dispatcher call a tool would make (REST-02): authenticate and authorize
+ * the script's scope first, then the body and args, then the same gate, credits and audit.
+ * Executed writes answer `{success, campaign, credits_used, audit_id}`.
  */
-function restWrite(
-  ctx: AppContext, req: Request, script: string, args: string[],
-  shape: (result: Record<string, unknown>) => Record<string, unknown>, field?: string,
-): Reply {
+function restWrite<S extends z.ZodType>(ctx: AppContext, req: Request, spec: RestWriteSpec<S>): Reply {
+  const actor = actorOf(ctx, req, 'resource', resolveScript(spec.script).required_scope)
+  const body = parseInput(spec.schema, spec.body ? spec.body(req) : req.body)
   let call
   try {
-    call = prepareCall({ script_name: script, args, platform: 'google' })
+    call = prepareCall({ script_name: spec.script, args: spec.args(body), platform: 'google' })
   } catch (error) {
     // On REST the value is a body field, not a flag: name the field the caller sent.
-    if (error instanceof SandboxError && error.code === 'INVALID_ARGS' && field) throw new SandboxError('INVALID_ARGS', { ...error.details, flag: field })
+    if (error instanceof SandboxError && error.code === 'INVALID_ARGS' && spec.field) throw new SandboxError('INVALID_ARGS', { ...error.details, flag: spec.field })
     throw error
   }
-  const outcome = dispatchPrepared(ctx.deps, callerOf(ctx, req, 'resource'), call, 'backend')
+  const outcome = dispatchPrepared(ctx.deps, actor, call, 'backend')
   if (outcome.kind !== 'executed') return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
   const { result } = outcome
   return {
     body: {
-      success: true, campaign: shape(result), ...(result.effective_from ? { effective_from: result.effective_from } : {}),
+      success: true, campaign: spec.shape(result), ...(result.effective_from ? { effective_from: result.effective_from } : {}),
       credits_used: outcome.audit.credits, audit_id: outcome.audit.id, sandbox: true,
     },
   }

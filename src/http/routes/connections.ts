@@ -18,8 +18,8 @@ export function connectionRoutes(ctx: AppContext): Route[] {
       method: 'post',
       path: '/api/v1/connections/start',
       handler: (req) => {
-        const body = parseInput(platformBody, req.body)
         const actor = actorOf(ctx, req, 'resource', 'connections:write')
+        const body = parseInput(platformBody, req.body)
         return { status: 201, body: { ...startConnectLink(ctx.deps, actor, { platform: body.platform, baseUrl: baseUrlOf(ctx, req) }), sandbox: true } }
       },
     },
@@ -27,8 +27,8 @@ export function connectionRoutes(ctx: AppContext): Route[] {
       method: 'post',
       path: '/api/v1/connections/request',
       handler: (req) => {
-        const body = parseInput(platformBody, req.body)
         const actor = actorOf(ctx, req, 'resource', 'connections:write')
+        const body = parseInput(platformBody, req.body)
         const { request } = requestConnection(ctx.deps, actor, { platform: body.platform, baseUrl: baseUrlOf(ctx, req) })
         return { status: 201, body: { ...request, request_id: request.id, sandbox: true } }
       },

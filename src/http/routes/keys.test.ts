@@ -51,9 +51,10 @@ describe('POST /api/v1/keys (KEY-01..06)', () => {
     expect(await sb.stateText()).toBe(before)
   })
 
-  it('refuses a bad expires_in_days with 400 even without a key (validation before authentication)', async () => {
-    const refused = await sb.base('POST', '/api/v1/keys', { body: { name: 'x', scopes: ['tools:read'], expires_in_days: 366 } })
-    expect(refused.status).toBe(400)
+  it('answers a bad expires_in_days without a key with 401, with a key with 400 (authenticate first)', async () => {
+    const body = { name: 'x', scopes: ['tools:read'], expires_in_days: 366 }
+    expect((await sb.base('POST', '/api/v1/keys', { body })).body).toMatchObject({ code: 'AUTHENTICATION_REQUIRED' })
+    expect((await createKey(KEYS.owner, body))).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', field: 'expires_in_days' } })
   })
 
   it.each([1, 365])('accepts expires_in_days %i and sets expires_at that many days after creation (KEY-04)', async (days) => {

@@ -11,7 +11,7 @@ const DAYS = `must be an integer from 1 to ${MAX_KEY_DAYS}`
 /** A known scope name; shared with the control plane's key minting. */
 export const scopeName = z.string('must be a scope string').refine(isKnownScope, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` })
 
-/** `expires_in_days`: a positive integer, at most 365 (KEY-04), checked before anything else runs. */
+/** `expires_in_days`: a positive integer, at most 365 (KEY-04), checked once the caller is authorized. */
 export const expiresInDays = z.number(DAYS).int(DAYS).min(1, DAYS).max(MAX_KEY_DAYS, DAYS)
 
 // Unknown fields are ignored on the public API (README "Sandbox decisions").
@@ -28,8 +28,8 @@ export function keyRoutes(ctx: AppContext): Route[] {
       method: 'post',
       path: '/api/v1/keys',
       handler: (req) => {
-        const body = parseInput(createKeyBody, req.body)
         const actor = actorOf(ctx, req, 'resource', 'workspace:write')
+        const body = parseInput(createKeyBody, req.body)
         return { status: 201, body: issueChildKey(ctx.deps, actor, body) }
       },
     },

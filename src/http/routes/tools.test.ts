@@ -148,11 +148,17 @@ describe('dispatcher over HTTP', () => {
     expect(await sb.stateText()).toBe(before)
   })
 
-  it('house order: a malformed body is 400 before authentication; a good body without a key is 401', async () => {
-    expect((await run({ args: [] }, null)).body).toMatchObject({ code: 'INVALID_REQUEST', field: 'script_name' })
-    expect((await run({ script_name: 'pull_google_ads', args: '--days 7' }, null)).body).toMatchObject({ code: 'INVALID_REQUEST', field: 'args' })
-    expect((await run({ script_name: 'pull_google_ads', args: [7] }, null)).status).toBe(400)
-    expect((await run({ script_name: 'pull_google_ads', args: [] }, null)).status).toBe(401)
+  it('house order: without a key every body is 401; with one, a malformed body is 400 naming the field', async () => {
+    const bodies: unknown[] = [{ args: [] }, { script_name: 'pull_google_ads', args: '--days 7' }, { script_name: 'nope_script', args: [] }, '{"script_name": ']
+    for (const body of bodies) expect((await run(body, null)).body).toMatchObject({ code: 'AUTHENTICATION_REQUIRED' })
+    expect((await run({ args: [] })).body).toMatchObject({ code: 'INVALID_REQUEST', field: 'script_name' })
+    expect((await run({ script_name: 'pull_google_ads', args: '--days 7' })).body).toMatchObject({ code: 'INVALID_REQUEST', field: 'args' })
+    expect((await run('{"script_name": ')).body).toMatchObject({ code: 'INVALID_REQUEST' })
+  })
+
+  it('house order: a key without the script\'s scope gets 403 before its args are validated', async () => {
+    const refused = await run({ script_name: 'update_campaign_budget', args: ['--budget', '5'], platform: 'google' }, KEYS.reporting)
+    expect(refused).toMatchObject({ status: 403, body: { code: 'SCOPE_MISSING', scope: 'budget:write' } })
   })
 })
 

@@ -5,7 +5,9 @@ import type { Caller } from '../../domain/access.js'
 import { param, parseInput } from '../reply.js'
 import { actorOf, callerOf } from '../auth.js'
 import { dispatchableNames, findEntry, searchCatalog } from '../../domain/catalog.js'
-import { prepareCall } from '../../domain/args.js'
+import { prepareCall, resolveScript } from '../../domain/args.js'
+import { authorize } from '../../domain/access.js'
+import { bodyOf } from '../body.js'
 import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
 import type { AuditEntry } from '../../domain/model.js'
 import { notFound } from '../../domain/errors.js'
@@ -25,19 +27,31 @@ const catalogQuery = z.object({
     .max(100, 'must be an integer from 1 to 100').default(50),
 })
 
+/** What `runTool` needs of a request; the body and caller are read only when their turn comes. */
+export interface RunRequest {
+  /** The request's JSON body (throws a malformed body's error once authenticated). */
+  input: () => unknown
+  /** Authenticates the request's credential (AUTH-01..03). */
+  caller: () => Caller
+  surface: AuditEntry['surface']
+}
+
 /**
- * A dispatcher call from its JSON body: validate, then authenticate (`caller`, called once the body
- * is valid), then dispatch (house order; DISP-01, ERR-05). Shared by the route and the fast path.
+ * A dispatcher call (DISP-01) in house order: authenticate → the body and script name (its scope
+ * is only known from the name) → authorize that scope and the workspace (AUTH-04) → the args and
+ * platform (DISP-05, ERR-05) → dispatch. Shared by the route and the fast path.
  */
-export function runTool(ctx: AppContext, input: unknown, caller: () => Caller, surface: AuditEntry['surface']): Reply {
-  const call = prepareCall(parseInput(runBody, input))
-  const outcome = dispatchPrepared(ctx.deps, caller(), call, surface)
+export function runTool(ctx: AppContext, request: RunRequest): Reply {
+  const caller = request.caller()
+  const body = parseInput(runBody, request.input())
+  authorize(ctx.deps, caller, resolveScript(body.script_name).required_scope)
+  const outcome = dispatchPrepared(ctx.deps, caller, prepareCall(body), request.surface)
   return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
 }
 
 /** POST …/tools/run. */
 function runRoute(ctx: AppContext, path: string, surface: AuditEntry['surface']): Route {
-  return { method: 'post', path, handler: (req) => runTool(ctx, req.body, () => callerOf(ctx, req, 'tools'), surface) }
+  return { method: 'post', path, handler: (req) => runTool(ctx, { input: () => bodyOf(req), caller: () => callerOf(ctx, req, 'tools'), surface }) }
 }
 
 /** Dispatcher and catalog on the base host (DISP-01..03). */
@@ -57,8 +71,8 @@ export function toolRoutes(ctx: AppContext): Route[] {
       method: 'get',
       path: '/api/v1/tools',
       handler: (req) => {
-        const query = parseInput(catalogQuery, { ...req.query }, 'Query')
         actorOf(ctx, req, 'tools', 'tools:read')
+        const query = parseInput(catalogQuery, { ...req.query }, 'Query')
         return { body: searchCatalog(query) }
       },
     },
