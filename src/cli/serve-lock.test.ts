@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { KEYS, call } from '../test-support/http.js'
+import { killServeChildren, spawnServe } from '../test-support/serve-child.js'
+
+let dir: string
+let state: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adops-serve-lock-'))
+  state = join(dir, 'state.json')
+})
+afterEach(async () => {
+  await killServeChildren()
+  await rm(dir, { recursive: true, force: true })
+})
+
+// Each test spawns real processes; startup imports the whole CLI, which is slow on a loaded machine.
+describe('serve: one writer per state file', { timeout: 60_000 }, () => {
+  it('refuses a second serve on a held state file with exit 2 and one line naming the file and the holder pid', async () => {
+    const first = spawnServe(['--state', state, '--json'])
+    await first.banner()
+    const second = spawnServe(['--state', state, '--json'])
+    expect(await second.exited).toBe(2)
+    expect(second.stdout()).toBe('')
+    expect(second.stderr()).toBe(`adops-sandbox: State file ${state} is in use by pid ${first.child.pid}; stop that process or use another state file.\n`)
+    // The holder is untouched and still answers.
+    const banner = await first.banner()
+    expect((await call(banner.api_url, 'GET', '/v1/me', { key: KEYS.owner })).status).toBe(200)
+  })
+
+  it('takes over the lock of a serve killed with SIGKILL and resumes its state', async () => {
+    const first = spawnServe(['--state', state, '--json'])
+    const banner = await first.banner()
+    const created = await call(banner.base_url, 'POST', '/api/v1/keys', { key: KEYS.owner, body: { name: 'before-kill', scopes: ['tools:read'] } })
+    expect(created.status).toBe(201)
+    await first.kill()
+    // The killed process could not release anything.
+    expect(existsSync(`${state}.lock`)).toBe(true)
+
+    const second = spawnServe(['--state', state, '--json'])
+    const again = await second.banner()
+    expect(again.resumed).toBe(true)
+    expect(JSON.parse(await readFile(`${state}.owner`, 'utf8')).pid).toBe(second.child.pid)
+    expect((await call(again.api_url, 'GET', '/v1/me', { key: created.body.key })).body.key.name).toBe('before-kill')
+  })
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('releases the lock on %s, so the next serve starts at once', async (signal) => {
+    const first = spawnServe(['--state', state, '--json'])
+    await first.banner()
+    first.child.kill(signal)
+    expect(await first.exited).toBe(0)
+    expect(existsSync(`${state}.lock`)).toBe(false)
+    expect(existsSync(`${state}.owner`)).toBe(false)
+    const second = spawnServe(['--state', state, '--json'])
+    expect((await second.banner()).resumed).toBe(true)
+  })
+})
