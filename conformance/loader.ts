@@ -5,6 +5,10 @@ import type { YamlProblem } from '../src/support/yaml-schema.js'
 import type { Scenario } from './schema.js'
 import { fragmentSchema, scenarioSchema } from './schema.js'
 import { vocabulary } from './vocabulary.js'
+import { closest } from './did-you-mean.js'
+import { checkReferences } from './references.js'
+import type { Problem } from './references.js'
+import { LineCounter, parseDocument } from 'yaml'
 import './steps/builtin.js'
 
 /** A scenario file that could not be loaded; problems carry file:line:column and a hint. */
@@ -45,7 +49,10 @@ export async function loadScenarios(paths: string[], cwd = process.cwd()): Promi
   const schema = scenarioSchema()
   for (const file of files) {
     try {
-      scenarios.push(await loadScenario(file, cwd, schema))
+      const { scenario, text } = await loadScenario(file, cwd, schema)
+      scenarios.push(scenario)
+      const found = await checkReferences(scenario, (path) => loadFragment(path, scenario.file))
+      problems.push(...found.map((p) => locate(scenario.file, text, p)))
     } catch (error) {
       problems.push(...describeLoadError(error, file))
     }
@@ -60,16 +67,36 @@ export async function loadScenarios(paths: string[], cwd = process.cwd()): Promi
   return scenarios
 }
 
-async function loadScenario(file: string, cwd: string, schema: ReturnType<typeof scenarioSchema>): Promise<Scenario> {
+async function loadScenario(file: string, cwd: string, schema: ReturnType<typeof scenarioSchema>): Promise<{ scenario: Scenario; text: string }> {
   const text = await readFile(file, 'utf8')
   const name = relative(cwd, resolve(file)) || file
-  return { ...parseYaml(text, name, schema), file: name }
+  return { scenario: { ...parseYaml(text, name, schema), file: name }, text }
 }
 
-const fragments = new Map<string, ReturnType<ReturnType<typeof fragmentSchema>['parse']>>()
+/** `file:line:column path: message` for a reference problem (the nearest node that exists). */
+function locate(file: string, text: string, problem: Problem): string {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter })
+  let offset = 0
+  for (let depth = problem.path.length; depth > 0; depth--) {
+    const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined
+    if (node && typeof node === 'object' && node.range) {
+      offset = node.range[0]
+      break
+    }
+  }
+  const { line, col } = lineCounter.linePos(offset)
+  const path = problem.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('')
+  return `${file}:${line}:${col} ${path}${problem.inside ? ` (in ${problem.inside})` : ''}: ${problem.message}`
+}
+
+/** A parsed `include` fragment. */
+export type Fragment = ReturnType<ReturnType<typeof fragmentSchema>['parse']>
+
+const fragments = new Map<string, Fragment>()
 
 /** An `include` fragment, resolved relative to the including scenario; cached per run. */
-export async function loadFragment(path: string, from: string) {
+export async function loadFragment(path: string, from: string): Promise<Fragment> {
   const file = resolve(dirname(from), path)
   const cached = fragments.get(file)
   if (cached) return cached
@@ -94,28 +121,4 @@ function hint(problem: YamlProblem): string {
   if (!unknown) return ''
   const best = closest(unknown[1], vocabulary())
   return best ? ` (hint: did you mean \`${best}\`?)` : ' (hint: see README "Conformance kit" for the keys a scenario takes)'
-}
-
-function closest(word: string, candidates: string[]): string | null {
-  let best: string | null = null
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1
-  for (const c of candidates) {
-    const d = distance(word.toLowerCase(), c.toLowerCase())
-    if (d < bestDistance) [best, bestDistance] = [c, d]
-  }
-  return best
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
-      prev = row[j]
-      row[j] = next
-    }
-  }
-  return row[b.length]
 }

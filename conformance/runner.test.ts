@@ -77,8 +77,8 @@ describe('runScenarios', { timeout: 90_000 }, () => {
 
   it('switches worlds mid-scenario; the keys of the new world become the credentials', async () => {
     const run = await runScenarios({ ...quiet, paths: [`${FX}/_more/W-01-world.yaml`] })
-    expect(run.scenarios[0].steps.map((s) => s.outcome)).toEqual(['passed', 'passed', 'passed', 'skipped'])
-    expect(run.scenarios[0].steps[3].reason).toMatch(/no credential `owner`/)
+    // The last step sends the old world's owner key by value: the new world refuses it.
+    expect(run.scenarios[0].steps.map((s) => s.outcome)).toEqual(['passed', 'passed', 'passed', 'passed'])
   })
 
   it('runs serial scenarios alone, after the parallel ones', async () => {
