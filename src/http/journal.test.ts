@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
+import { ANONYMOUS_BODY_CAP, BODY_CAP } from './journal-body.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
@@ -54,5 +55,41 @@ describe('request journal', () => {
     expect(kept.every((e) => !e.path.startsWith('/_sandbox'))).toBe(true)
     await sb.control.clearJournal()
     expect(await sb.control.journal()).toEqual([])
+  })
+
+  it('keeps a big body cut at the cap with its full size, and whole bodies in their usual shape', async () => {
+    const body = JSON.stringify({ script_name: 'list_campaigns', args: [], padding: 'x'.repeat(100_000) })
+    await sb.base('POST', '/api/v1/tools/run', { key: KEYS.owner, body })
+    const [entry] = await sb.control.journal({ path: '/api/v1/tools/run' })
+    expect(entry.request.truncated).toEqual({ bytes: body.length, kept_bytes: BODY_CAP })
+    expect(entry.request.body).toBe(body.slice(0, BODY_CAP))
+    expect(Object.keys(entry.response)).toEqual(['headers', 'body'])
+    expect(entry.response.body).toMatchObject({ code: expect.any(String) })
+  })
+
+  it.each([
+    ['without a credential', {}],
+    ['with a key that does not exist', { key: `svc_test_${'n'.repeat(32)}` }],
+  ])('keeps only the first kilobyte of a body sent %s', async (_how, credential) => {
+    const body = JSON.stringify({ padding: 'y'.repeat(50_000) })
+    expect((await sb.base('POST', '/api/v1/tools/run', { ...credential, body })).status).toBe(401)
+    const [entry] = await sb.control.journal()
+    expect(entry.request.truncated).toEqual({ bytes: body.length, kept_bytes: ANONYMOUS_BODY_CAP })
+    expect(entry.request.body).toBe(body.slice(0, ANONYMOUS_BODY_CAP))
+  })
+})
+
+describe('request journal byte budget', () => {
+  it('evicts the oldest exchanges once the kept text passes journalMaxBytes, whatever the entry limit', async () => {
+    const small = await startSandbox({ journalMaxBytes: 200_000 })
+    try {
+      const body = JSON.stringify({ padding: 'z'.repeat(60_000) })
+      for (let i = 0; i < 10; i++) await small.api('POST', `/v1/campaigns?i=${i}`, { key: KEYS.owner, body })
+      const kept = await small.control.journal()
+      // Three 60 KB bodies fit in 200 000 bytes, four do not.
+      expect(kept.map((e) => e.query.i)).toEqual(['7', '8', '9'])
+    } finally {
+      await small.close()
+    }
   })
 })

@@ -4,14 +4,23 @@ import type { NextFunction, Request, Response } from 'express'
 import type { Logger } from 'pino'
 import type { Clock } from '../domain/ports.js'
 import { anyCredential } from './credentials.js'
-import { redactCredential, redactText } from '../support/redact.js'
+import { redactText } from '../support/redact.js'
+import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-record.js'
 import { jsonOrText } from '../support/json-or-text.js'
 import { iso } from '../domain/durations.js'
+import type { Truncation } from './journal-body.js'
+import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody } from './journal-body.js'
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-service-key', 'x-api-key', 'x-sandbox-admin', 'cookie'])
-const KEPT_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate', 'allow', 'location', 'mcp-session-id']
+/** Default byte budget of the journal ring (`--journal-max-bytes`). */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
 
-/** One recorded exchange. Bodies are kept as redacted JSON text and parsed when read. */
+// What an entry costs besides its text: the object, its numbers and record slots (measured ~200 bytes).
+const ENTRY_OVERHEAD = 256
+
+/**
+ * One recorded exchange. Bodies are kept as redacted JSON text and parsed when read; a body kept
+ * only in part is text and carries `truncated` (absent on whole bodies, so their shape is unchanged).
+ */
 export interface JournalEntry {
   seq: number
   at: string
@@ -23,8 +32,8 @@ export interface JournalEntry {
   status: number
   duration_ms: number
   key_prefix: string | null
-  request: { headers: Record<string, string>; body: unknown }
-  response: { headers: Record<string, string>; body: unknown }
+  request: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
+  response: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
   fault: string | null
 }
 
@@ -49,23 +58,31 @@ export interface StoredEntry extends Omit<JournalEntry, 'at' | 'sandbox_time' | 
   sandbox_ms: number
   request_headers: Record<string, string>
   request_body: string
+  request_truncated: Truncation | null
   response_headers: Record<string, string>
   response_body: string
+  response_truncated: Truncation | null
+  /** Estimated bytes the entry holds, counted against the ring's byte budget. */
+  size: number
 }
 
 /**
- * The request journal: a bounded ring of exchanges with credentials redacted (DESIGN "State").
- * It is not part of the state document, so recording costs no disk write.
+ * The request journal: a ring of exchanges with credentials redacted (DESIGN "State"), bounded by
+ * entries (`limit`) and by bytes (`maxBytes`), oldest evicted first; the newest entry is always
+ * kept. It is not part of the state document, so recording costs no disk write.
  */
 export class Journal {
   readonly #entries: StoredEntry[] = []
   readonly #limit: number
+  readonly #maxBytes: number
   readonly #file: string | null
   readonly #logger: Logger | null
   #seq = 0
+  #bytes = 0
 
-  constructor(options: { limit?: number; file?: string | null; logger?: Logger } = {}) {
+  constructor(options: { limit?: number; maxBytes?: number; file?: string | null; logger?: Logger } = {}) {
     this.#limit = options.limit ?? 10_000
+    this.#maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES
     this.#file = options.file ?? null
     this.#logger = options.logger ?? null
   }
@@ -77,8 +94,11 @@ export class Journal {
     const { host, method, path, status, duration_ms, key_prefix } = stored
     this.#logger?.debug({ seq: stored.seq, host, method, path, status, duration_ms, key_prefix }, 'exchange')
     this.#entries.push(stored)
+    this.#bytes += stored.size
     // shift() is O(1) on V8 arrays; splice(0, n) moves the whole ring (~0.1 ms at 10 000 entries).
-    while (this.#entries.length > this.#limit) this.#entries.shift()
+    while (this.#entries.length > this.#limit || (this.#bytes > this.#maxBytes && this.#entries.length > 1)) {
+      this.#bytes -= (this.#entries.shift() as StoredEntry).size
+    }
     if (this.#file) void appendFile(this.#file, JSON.stringify(expand(stored)) + '\n').catch(() => undefined)
   }
 
@@ -96,6 +116,12 @@ export class Journal {
 
   clear(): void {
     this.#entries.length = 0
+    this.#bytes = 0
+  }
+
+  /** Entries held and the bytes they are estimated to take (what `maxBytes` bounds). */
+  get usage(): { entries: number; bytes: number } {
+    return { entries: this.#entries.length, bytes: this.#bytes }
   }
 
   get lastSeq(): number {
@@ -156,57 +182,43 @@ export interface Exchange {
   fault: string | null
 }
 
-/** The redacted journal entry of an exchange; the one builder both answering paths share. */
+/**
+ * The redacted journal entry of an exchange; the one builder both answering paths share. Bodies
+ * are cut to `BODY_CAP`, or `ANONYMOUS_BODY_CAP` without a valid credential (none sent, or 401).
+ */
 export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
   const credential = anyCredential(x.req)
+  const cap = credential && x.status !== 401 ? BODY_CAP : ANONYMOUS_BODY_CAP
+  const request = keepBody(x.requestBody, cap)
+  const response = keepBody(x.responseText, cap)
+  const path = redactText(x.path)
+  const query = redactQuery(x.query)
+  const headers = redactHeaders(x.req.headers)
   return {
     at_ms: Date.now(),
     sandbox_ms: x.sandboxMs,
     host: x.host,
     method: x.req.method ?? '',
-    path: redactText(x.path),
-    query: queries.keep(redactQuery(x.query)),
+    path,
+    query: queries.keep(query.record),
     status: x.status,
     duration_ms: Math.round((performance.now() - x.started) * 100) / 100,
     // A prefix of something shorter than a key would be most of it; keep only real prefixes.
     key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
-    request_headers: requestHeaders.keep(redactHeaders(x.req.headers)),
-    request_body: redactText(x.requestBody),
+    request_headers: requestHeaders.keep(headers.record),
+    request_body: request.text,
+    request_truncated: request.truncated,
     response_headers: responseHeaders.keep(pickHeaders(x.res)),
-    response_body: redactText(x.responseText),
+    response_body: response.text,
+    response_truncated: response.truncated,
     fault: x.fault,
-  }
-}
-
-/** Hands back the record it kept last when `next` has the same entries, so equal records are shared. */
-class LastRecord<T extends Record<string, unknown>> {
-  #last: T | null = null
-
-  keep(next: T): T {
-    if (this.#last && sameEntries(this.#last, next)) return this.#last
-    this.#last = Object.freeze(next)
-    return next
+    size: ENTRY_OVERHEAD + path.length + query.chars + headers.chars + request.text.length + response.text.length,
   }
 }
 
 const queries = new LastRecord<Record<string, unknown>>()
 const requestHeaders = new LastRecord<Record<string, string>>()
 const responseHeaders = new LastRecord<Record<string, string>>()
-
-function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  let count = 0
-  for (const name in b) {
-    if (a[name] !== b[name] || !Object.hasOwn(a, name)) return false
-    count++
-  }
-  return count === Object.keys(a).length
-}
-
-function redactQuery(query: unknown): Record<string, unknown> {
-  const text = JSON.stringify(query ?? {})
-  // Most exchanges have no query: skip the parse.
-  return text === '{}' ? {} : (JSON.parse(redactText(text)) as Record<string, unknown>)
-}
 
 /** The raw request text, kept by the JSON parser's `verify` hook. */
 export function keepRawBody(req: Request, _res: Response, buf: Buffer): void {
@@ -217,30 +229,18 @@ function rawBody(req: Request): string {
   return (req as Request & { rawBody?: string }).rawBody ?? ''
 }
 
-function redactHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    const text = Array.isArray(value) ? value.join(', ') : (value ?? '')
-    out[name] = CREDENTIAL_HEADERS.has(name) ? redactCredential(text) : redactText(text)
-  }
-  return out
-}
-
-function pickHeaders(res: Exchange['res']): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const name of KEPT_RESPONSE_HEADERS) {
-    const value = res.getHeader(name)
-    if (value !== undefined) out[name] = String(value)
-  }
-  return out
-}
-
 function expand(e: StoredEntry): JournalEntry {
   return {
     seq: e.seq, at: new Date(e.at_ms).toISOString(), sandbox_time: iso(e.sandbox_ms), host: e.host, method: e.method, path: e.path,
     query: structuredClone(e.query), status: e.status, duration_ms: e.duration_ms, key_prefix: e.key_prefix,
-    request: { headers: { ...e.request_headers }, body: jsonOrText(e.request_body) },
-    response: { headers: { ...e.response_headers }, body: jsonOrText(e.response_body) },
+    request: side(e.request_headers, e.request_body, e.request_truncated),
+    response: side(e.response_headers, e.response_body, e.response_truncated),
     fault: e.fault,
   }
+}
+
+function side(headers: Record<string, string>, body: string, truncated: Truncation | null): JournalEntry['request'] {
+  // A cut body is not JSON any more: shown as the text kept.
+  if (truncated) return { headers: { ...headers }, body, truncated: { ...truncated } }
+  return { headers: { ...headers }, body: jsonOrText(body) }
 }

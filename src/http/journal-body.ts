@@ -1,0 +1,46 @@
+import { ENCODED_SECRET_MAX, redactText } from '../support/redact.js'
+
+/** Characters of each body (≈ bytes for ASCII) a journal entry keeps; the rest is dropped. */
+export const BODY_CAP = 64 * 1024
+
+/** What is kept of a body sent without a valid credential (none, or answered 401): strangers get little. */
+export const ANONYMOUS_BODY_CAP = 1024
+
+/** Marks a body kept only in part: its full size and the size of the part kept, in UTF-8 bytes. */
+export interface Truncation {
+  bytes: number
+  kept_bytes: number
+}
+
+/** A body as the journal keeps it: masked, and cut to a cap. */
+export interface KeptBody {
+  text: string
+  truncated: Truncation | null
+}
+
+/**
+ * Masks `text` and keeps at most `cap` characters of it. Only a window a little past the cap is
+ * masked, so a 1 MB body costs no full scan; the cut is made where no key cut in half can remain.
+ */
+export function keepBody(text: string, cap: number): KeptBody {
+  if (text.length <= cap) return { text: redactText(text), truncated: null }
+  const window = text.slice(0, cap + 2 * ENCODED_SECRET_MAX)
+  const masked = redactText(window)
+  // Masking only shortens, so whatever the window's end cut of a secret lies in its last ENCODED_SECRET_MAX characters.
+  const end = window.length < text.length ? Math.min(cap, masked.length - ENCODED_SECRET_MAX) : cap
+  const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
+  return { text: kept, truncated: { bytes: Buffer.byteLength(text), kept_bytes: Buffer.byteLength(kept) } }
+}
+
+function dropLoneHighSurrogate(text: string): string {
+  const last = text.charCodeAt(text.length - 1)
+  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text
+}
+
+/**
+ * A fresh copy: V8 may keep a slice as a view that holds its whole parent alive, which would
+ * keep every 1 MB body the cap was meant to drop.
+ */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8')
+}
