@@ -14,7 +14,7 @@ export const ERROR_CATALOG = {
   KEY_NOT_OWNED: { status: 403, message: 'A key can only be revoked by its own user.' },
   SELF_REVOCATION: { status: 400, message: 'A key cannot revoke itself; use another key of the same user.' },
   POLICY_BLOCKED: { status: 403, message: 'The workspace safety policy blocks this write: {reason}' },
-  SELF_APPROVAL: { status: 403, message: 'A key cannot approve or reject its own pending write.' },
+  SELF_APPROVAL: { status: 403, message: 'No key of the user who submitted a write can approve or reject it; a key of another user with workspace:write, or a named reviewer, can.' },
   REVIEW_NOT_PENDING: {
     status: 409,
     message: 'Audit entry {audit_id} is {audit_status}; only a pending_review write can be approved or rejected.{hint}',
@@ -39,6 +39,9 @@ export const ERROR_CATALOG = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds {limit}.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large.' },
+  HOST_NOT_ALLOWED: { status: 403, message: 'Host {host} is not a name this sandbox is bound to (DNS-rebinding protection).' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin {origin} may not call hosted MCP: only this sandbox\'s own origin or a loopback origin may.' },
+  SIGN_IN_REFUSED: { status: 403, message: 'Sign-in refused: {reason}.' },
   ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>

@@ -5,25 +5,32 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
 
-const MAX_SESSIONS = 10_000
+/** Session bounds (sandbox decision): per credential, and for the whole table. */
+export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const
 
 /**
  * Hosted MCP sessions (`Mcp-Session-Id`), owned by the caller that opened them: a session can be
  * continued only with the same key or OAuth grant, so no header switches identity or workspace
- * mid-session (MCP-03). Sessions hold no server state; each request gets a fresh server.
+ * mid-session (MCP-03). Sessions hold no server state; each request gets a fresh server. A caller
+ * holds at most `perCaller` sessions: its next initialize ends its own oldest one, never anyone
+ * else's. A full table refuses new sessions (`open` returns null) rather than evict another caller.
  */
 export class McpSessions {
   readonly #owners = new Map<string, string>()
+  readonly #byCaller = new Map<string, Set<string>>()
   readonly #ids: Ids
 
   constructor(ids: Ids) {
     this.#ids = ids
   }
 
-  open(principal: string): string {
-    if (this.#owners.size >= MAX_SESSIONS) this.#owners.delete(this.#owners.keys().next().value as string)
+  open(principal: string): string | null {
+    const mine = this.#byCaller.get(principal) ?? new Set<string>()
+    if (mine.size >= SESSION_LIMITS.perCaller) this.close(mine.values().next().value as string)
+    else if (this.#owners.size >= SESSION_LIMITS.total) return null
     const id = `mcps_${this.#ids.secret(32)}`
     this.#owners.set(id, principal)
+    this.#byCaller.set(principal, mine.add(id))
     return id
   }
 
@@ -31,8 +38,18 @@ export class McpSessions {
     return this.#owners.get(id) === principal
   }
 
+  /** How many sessions a caller holds. */
+  count(principal: string): number {
+    return this.#byCaller.get(principal)?.size ?? 0
+  }
+
   close(id: string): void {
+    const owner = this.#owners.get(id)
+    if (owner === undefined) return
     this.#owners.delete(id)
+    const mine = this.#byCaller.get(owner)
+    mine?.delete(id)
+    if (mine?.size === 0) this.#byCaller.delete(owner)
   }
 }
 
@@ -63,12 +80,15 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
     if (!sessionId) return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required; send initialize first.')
     if (!options.sessions.owns(sessionId, options.caller.principal)) return rpcError(res, 404, -32001, 'Session not found')
   }
+  const opened = initialize ? options.sessions.open(options.caller.principal) : null
+  if (initialize && opened === null) return rpcError(res, 429, -32000, 'Too many MCP sessions on this sandbox; end some (DELETE /mcp) and retry.')
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !sse, keepAliveMs: 0 })
   const server = options.server()
   try {
     await server.connect(transport)
     const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body, authInfo: authInfoOf(options.caller) })
-    if (initialize && response.ok) res.setHeader('Mcp-Session-Id', options.sessions.open(options.caller.principal))
+    if (opened && response.ok) res.setHeader('Mcp-Session-Id', opened)
+    else if (opened) options.sessions.close(opened)
     else if (sessionId) res.setHeader('Mcp-Session-Id', sessionId)
     await send(response, res)
   } finally {

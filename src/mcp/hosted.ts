@@ -6,11 +6,13 @@ import { JSON_LIMIT } from '../http/base-app.js'
 import { SandboxError } from '../domain/errors.js'
 import { SandboxOAuthProvider } from './oauth-provider.js'
 import { mountOAuth, resourceUrls } from './hosted-oauth.js'
-import { MCP_PATH, SIGN_IN_PATH } from './hosted-paths.js'
+import { MCP_PATH, SIGN_IN_PATH, isHostedMcpPath } from './hosted-paths.js'
 import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
 import { createMcpServer } from './server.js'
 import { inProcessBackend } from './in-process-backend.js'
+import { hostGuard, originGuard } from './request-guard.js'
+import { SignInGate } from './sign-in-gate.js'
 
 export interface HostedMcpOptions {
   /** Tools per `tools/list` page. */
@@ -20,39 +22,30 @@ export interface HostedMcpOptions {
 /**
  * Hosted MCP on the base host (DESIGN "Processes"): `{base_url}/mcp` (Streamable HTTP) and the
  * sandbox's OAuth 2.1 server for it (MCP-01..03, MCP-05), mounted on an app or router. `serve`
- * mounts it through `lazyHostedMcp`, which loads this module on the first MCP request.
+ * mounts it through `lazyHostedMcp`, which loads this module on the first MCP request. Order on
+ * `/mcp`: `Host` and `Origin` (DNS-rebinding protection) → credential (401 with the OAuth challenge,
+ * whatever the body) → body parsing → the JSON-RPC transport.
  */
 export function hostedMcp(options: HostedMcpOptions = {}) {
   return (app: IRouter, ctx: AppContext): void => {
-    const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH })
+    const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH, gate: new SignInGate(ctx.adminToken) })
     const sessions = new McpSessions(ctx.deps.ids)
+    const guardHost = hostGuard(() => ctx.urls.base)
+    app.use((req: Request, res: Response, next: NextFunction) => (isHostedMcpPath(req.path) ? guardHost(req, res, next) : next()))
     mountOAuth(app, provider)
     const auth = hostedAuth({ deps: ctx.deps, verifier: provider, urls: resourceUrls })
     const server = (res: Response) => () => createMcpServer({
       pageSize: options.pageSize,
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
-    app.use(MCP_PATH, allowBrowserClients)
-    app.post(MCP_PATH, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), auth, (req, res, next) => {
+    app.use(MCP_PATH, originGuard)
+    app.post(MCP_PATH, auth, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), (req, res, next) => {
       handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res) }).catch(next)
     })
     app.delete(MCP_PATH, auth, (req, res) => handleMcpDelete(req, res, sessions, hostedCaller(res)))
-    // Server-initiated streams are not offered: GET answers 405, which MCP clients accept.
-    app.all(MCP_PATH, (req: Request, _res: Response, next: NextFunction) => {
+    // Server-initiated streams are not offered: GET answers 405 (after authentication), which MCP clients accept.
+    app.all(MCP_PATH, auth, (req: Request, _res: Response, next: NextFunction) => {
       next(new SandboxError('METHOD_NOT_ALLOWED', { method: req.method, path: MCP_PATH, allowed: ['POST', 'DELETE'] }, { Allow: 'POST, DELETE' }))
     })
   }
-}
-
-/**
- * CORS for browser-based MCP clients (e.g. the Inspector's direct mode): any origin, the MCP
- * headers allowed, and the session id and challenge readable. The SDK's OAuth handlers do the same.
- */
-function allowBrowserClients(req: Request, res: Response, next: NextFunction): void {
-  res.set('Access-Control-Allow-Origin', '*')
-  res.set('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate')
-  if (req.method !== 'OPTIONS') return next()
-  res.set('Access-Control-Allow-Methods', 'POST, DELETE')
-  res.set('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization, X-Service-Key, Mcp-Session-Id, Mcp-Protocol-Version')
-  res.status(204).end()
 }

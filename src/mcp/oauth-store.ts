@@ -1,5 +1,5 @@
-import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { hashKey } from '../domain/access.js'
+import { ClientRegistry } from './client-registry.js'
 
 /** An authorization request waiting for the sign-in page to be submitted. */
 export interface PendingSignIn {
@@ -11,6 +11,12 @@ export interface PendingSignIn {
   state?: string
   resource?: string
   expires_at: number
+  /** The form's anti-CSRF value; a post without it changes nothing. */
+  csrf: string
+  /** The admin token was presented for this request (a locked sign-in lists accounts only then). */
+  unlocked: boolean
+  /** Wrong admin tokens so far. */
+  attempts: number
 }
 
 /** What a sign-in grants: one user acting in one workspace with scopes, for one client. */
@@ -43,10 +49,12 @@ export interface TokenRow {
  * sessions. Codes and tokens are kept by hash only, as keys are. Times are sandbox epoch ms.
  */
 export class OAuthStore {
-  readonly clients = new Map<string, OAuthClientInformationFull>()
+  readonly clients = new ClientRegistry()
   readonly pending = new Map<string, PendingSignIn>()
   readonly #codes = new Map<string, CodeRow>()
   readonly #tokens = new Map<string, TokenRow>()
+  /** Spent codes and rotated refresh tokens (by hash) → their grant, kept until they would have expired. */
+  readonly #spent = new Map<string, { grantId: string; expires_at: number }>()
 
   saveCode(code: string, row: CodeRow): void {
     this.#codes.set(hashKey(code), row)
@@ -56,12 +64,37 @@ export class OAuthStore {
     return this.#codes.get(hashKey(code))
   }
 
-  /** Removes and returns a code: codes are single use. */
+  /** Removes and returns a code: codes are single use; a spent code is remembered for `replayed`. */
   takeCode(code: string): CodeRow | undefined {
     const hash = hashKey(code)
     const row = this.#codes.get(hash)
     this.#codes.delete(hash)
+    if (row) this.#spent.set(hash, { grantId: row.grant.id, expires_at: row.expires_at })
     return row
+  }
+
+  /** Spends a refresh token on rotation; a second use is then a replay (`replayed`). */
+  spendRefresh(token: string): void {
+    const row = this.dropToken(token)
+    if (row) this.#spent.set(hashKey(token), { grantId: row.grant.id, expires_at: row.expires_at })
+  }
+
+  /**
+   * A spent code or rotated refresh token presented again (RFC 6749 §4.1.2, RFC 9700 §4.14.2): the
+   * whole grant it belonged to is revoked. Returns whether it was such a replay.
+   */
+  revokeIfReplayed(value: string): boolean {
+    const spent = this.#spent.get(hashKey(value))
+    if (spent) this.dropGrant(spent.grantId)
+    return spent !== undefined
+  }
+
+  /** Whether a client still has a pending sign-in, a code or a token: it must not be forgotten. */
+  inUse(clientId: string): boolean {
+    for (const row of this.pending.values()) if (row.client_id === clientId) return true
+    for (const row of this.#codes.values()) if (row.grant.client_id === clientId) return true
+    for (const row of this.#tokens.values()) if (row.grant.client_id === clientId) return true
+    return false
   }
 
   saveToken(token: string, row: TokenRow): void {
@@ -89,5 +122,6 @@ export class OAuthStore {
     for (const [id, row] of this.pending) if (row.expires_at <= now) this.pending.delete(id)
     for (const [hash, row] of this.#codes) if (row.expires_at <= now) this.#codes.delete(hash)
     for (const [hash, row] of this.#tokens) if (row.expires_at <= now) this.#tokens.delete(hash)
+    for (const [hash, row] of this.#spent) if (row.expires_at <= now) this.#spent.delete(hash)
   }
 }

@@ -10,29 +10,46 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 /** Where the scripted client says it listens; nothing has to: the redirect is read, not followed. */
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'
 
-/** The sign-in form of an HTML page: where it posts, the hidden request id and the account choices. */
-export function parseSignInForm(html: string): { action: string; request: string; accounts: string[] } {
+/** The sign-in form of an HTML page: where it posts, its hidden fields, the account choices, and whether it asks for the admin token. */
+export function parseSignInForm(html: string): { action: string; request: string; csrf: string; accounts: string[]; needsToken: boolean } {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? ''
   const request = /name="request" value="([^"]+)"/.exec(html)?.[1] ?? ''
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? ''
   const accounts = [...html.matchAll(/name="account" value="([^"]+)"/g)].map((m) => m[1])
-  return { action, request, accounts }
+  return { action, request, csrf, accounts, needsToken: html.includes('name="admin_token"') }
+}
+
+export interface SignInOptions {
+  /** Typed into the admin-token step when the page asks for it. */
+  adminToken?: string
 }
 
 /**
- * Plays the user at the sign-in page: opens the authorization URL, submits the form for `account`
- * (`<user_id> <workspace_id>`) or denies, and returns the redirect back to the client.
+ * Plays the user at the sign-in page, as a browser would (same-origin `Origin` on every post):
+ * opens the authorization URL, gives the admin token when the page asks for it, submits the form
+ * for `account` (`<user_id> <workspace_id>`) or denies, and returns the redirect back to the client.
  */
-export async function submitSignIn(baseUrl: string, authorizationUrl: string | URL, account: string | 'deny'): Promise<URL> {
+export async function submitSignIn(baseUrl: string, authorizationUrl: string | URL, account: string | 'deny', options: SignInOptions = {}): Promise<URL> {
   const page = await fetch(authorizationUrl, { redirect: 'manual' })
   if (page.status !== 200) throw new Error(`sign-in page answered ${page.status}: ${page.headers.get('location') ?? await page.text()}`)
-  const form = parseSignInForm(await page.text())
-  const fields: Record<string, string> = account === 'deny' ? { request: form.request, decision: 'deny' } : { request: form.request, account, decision: 'allow' }
-  const res = await fetch(new URL(form.action, baseUrl), {
-    method: 'POST', redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields),
-  })
+  let form = parseSignInForm(await page.text())
+  if (form.needsToken && account !== 'deny') {
+    const unlocked = await postForm(baseUrl, form.action, { request: form.request, csrf: form.csrf, admin_token: options.adminToken ?? '', decision: 'unlock' })
+    if (unlocked.status !== 200) throw new Error(`sign-in answered ${unlocked.status}: ${await unlocked.text()}`)
+    form = parseSignInForm(await unlocked.text())
+  }
+  const base = { request: form.request, csrf: form.csrf }
+  const res = await postForm(baseUrl, form.action, account === 'deny' ? { ...base, decision: 'deny' } : { ...base, account, decision: 'allow' })
   if (res.status !== 302) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`)
   return new URL(res.headers.get('location') as string)
+}
+
+/** Posts the sign-in form from the page's own origin, as a browser does. */
+export function postForm(baseUrl: string, action: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(new URL(action, baseUrl), {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(baseUrl).origin, ...headers }, body: new URLSearchParams(fields),
+  })
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -41,7 +58,7 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** The whole flow by hand (registration, authorize, sign-in, token): returns the token response. */
-export async function signIn(baseUrl: string, options: { account: string; scope?: string }): Promise<{ tokens: OAuthTokens; clientId: string }> {
+export async function signIn(baseUrl: string, options: { account: string; scope?: string } & SignInOptions): Promise<{ tokens: OAuthTokens; clientId: string }> {
   const registered = await postJson(`${baseUrl}/register`, { client_name: 'raw test', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' })
   const clientId = registered.client_id as string
   const { verifier, challenge } = pkcePair()
@@ -51,7 +68,7 @@ export async function signIn(baseUrl: string, options: { account: string; scope?
     code_challenge_method: 'S256', state: 'st-1', resource: `${baseUrl}/mcp`, ...(options.scope ? { scope: options.scope } : {}),
   }
   for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v)
-  const back = await submitSignIn(baseUrl, authorize, options.account)
+  const back = await submitSignIn(baseUrl, authorize, options.account, options)
   const code = back.searchParams.get('code')
   if (!code) throw new Error(`no code in ${back.href}`)
   const tokens = await tokenRequest(baseUrl, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI, resource: `${baseUrl}/mcp` })

@@ -1,0 +1,40 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Request } from 'express'
+import { isLoopbackAddress } from './loopback.js'
+
+/** Wrong admin tokens one pending sign-in tolerates before it is dropped (start again from the client). */
+export const MAX_TOKEN_ATTEMPTS = 5
+
+/**
+ * Who may sign in on the hosted-MCP sign-in page (sandbox decision, docs/security.md "Signing in
+ * to hosted MCP"). With an admin token set, or on a connection that is not from loopback, the page
+ * first asks for the admin token (a form field, never a URL) and lists users and workspaces only
+ * after it; on loopback without a token it stays one click. Loopback is the socket's address,
+ * never the `Host` header.
+ */
+export class SignInGate {
+  readonly #digest: Buffer | null
+
+  constructor(adminToken: string | null) {
+    this.#digest = adminToken ? digest(adminToken) : null
+  }
+
+  /** Whether this request must present the admin token before seeing accounts or getting a code. */
+  locked(req: Request): boolean {
+    return this.#digest !== null || !isLoopbackAddress(req.socket.remoteAddress)
+  }
+
+  /** Whether an admin token is configured at all (off loopback without one, nobody can sign in). */
+  get hasToken(): boolean {
+    return this.#digest !== null
+  }
+
+  /** Compares digests, so a value of another length (in bytes or characters) is simply wrong. */
+  accepts(given: unknown): boolean {
+    return this.#digest !== null && typeof given === 'string' && given !== '' && timingSafeEqual(digest(given), this.#digest)
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
+}
