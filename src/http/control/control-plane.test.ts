@@ -131,6 +131,9 @@ describe('admin token', () => {
     ['no header', {}],
     ['a wrong token', { 'x-sandbox-admin': 'nope' }],
     ['a longer token', { 'x-sandbox-admin': 's3cret-and-more' }],
+    // Six characters like the token, seven bytes in UTF-8: compared as digests, never a 500.
+    ['a non-ASCII token of the same length in characters', { 'x-sandbox-admin': 's3cr\u00e9t' }],
+    ['a non-ASCII token of the same length in bytes', { 'x-sandbox-admin': 's3cr\u00e9' }],
   ])('refuses the control plane with %s: 401 ADMIN_TOKEN_REQUIRED', async (_label, headers) => {
     for (const [method, path] of [['GET', '/_sandbox/state'], ['POST', '/_sandbox/reset'], ['GET', '/_sandbox/'], ['GET', '/_sandbox/nope']]) {
       const refused = await sb.base(method, path, { headers: { ...headers, 'x-sandbox-admin': (headers as Record<string, string>)['x-sandbox-admin'] ?? '' } })
