@@ -8,6 +8,7 @@ import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
 import { campaignSeries } from './series.js'
 import { clockView } from '../http/control/clock-journal-routes.js'
+import { consoleJournal, consoleJournalQuery } from './journal-view.js'
 
 const transcriptQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
@@ -39,6 +40,11 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         if (!campaign) throw notFound(`Campaign ${param(req, 'id')}`)
         return { body: campaignSeries(campaign, ctx.clock.now(), days ?? 14) }
       },
+    },
+    {
+      method: 'get',
+      path: '/console/journal',
+      handler: (req) => ({ body: consoleJournal(ctx.journal, parseInput(consoleJournalQuery, { ...req.query }, 'Query')) }),
     },
     {
       method: 'get',

@@ -154,11 +154,12 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect((await sb.control.clock()).offset_ms).toBe(0)
   })
 
-  it('lists journal exchanges with the key as a prefix, refusals and scripted faults marked', async () => {
+  it('lists journal exchanges: dispatcher calls by script with a link to their audit entry, faults marked, filters that say when they cannot apply', async () => {
     const sb = await start()
     await fetch(`${sb.baseUrl}/api/v1/keys`, { headers: { authorization: `Bearer ${sb.keys.agent}` } })
     await sb.control.request('POST', '/faults', { match: { path: '/v1/me' }, status: 429, headers: { 'Retry-After': '2' }, body: { error: 'slow down' }, times: 1 })
     expect((await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })).status).toBe(429)
+    const held = await holdEnable(sb)
     await withPage(browser, 'journal', async (page) => {
       await openConsole(page, sb, 'journal')
       const row = page.locator('table.journal tbody tr').filter({ hasText: '/api/v1/keys' }).first()
@@ -171,6 +172,16 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
       expect(await faulted.count()).toBe(1)
       expect(await faulted.innerText()).toMatch(/\/v1\/me\s+fault: \S+\s+429/)
       expect(await page.content()).not.toContain(sb.keys.agent)
+      const run = page.locator('table.journal tbody tr[data-seq]').filter({ hasText: 'enable_campaign' })
+      expect(await run.innerText()).toMatch(/enable_campaign on google\s+POST \/api\/v1\/tools\/run\s+202/)
+      await page.getByLabel('Status (404 or 4xx)').fill('4')
+      await page.getByRole('alert').filter({ hasText: 'use an exact status such as 404 or a class such as 4xx' }).waitFor()
+      await page.getByLabel('Status (404 or 4xx)').fill('4xx')
+      await page.getByRole('alert').waitFor({ state: 'hidden' })
+      await run.waitFor({ state: 'detached' })
+      await page.getByLabel('Status (404 or 4xx)').fill('')
+      await run.getByRole('link', { name: `Audit entry ${held.auditId}` }).click()
+      await page.locator(`#audit-one details[data-audit-id="${held.auditId}"][open]`).waitFor()
     })
   })
 

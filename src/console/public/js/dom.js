@@ -88,3 +88,8 @@ export function badge(text, kind = text) {
 export function empty(text) {
   return h('p', { class: 'empty' }, text)
 }
+
+/** A region that scrolls sideways on narrow screens; focusable and named, so a keyboard can scroll it (WCAG 2.1.1). */
+export function scrollRegion(label, child) {
+  return h('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label }, child)
+}

@@ -10,13 +10,19 @@ import { get } from './api.js'
 export function liveFilter(form, app, { path, show, reset, accept = () => true }) {
   let filters = {}
   let generation = 0
+  let refused = false
 
   async function load() {
     const mine = generation
     try {
       const res = await get(path(filters))
-      if (mine === generation) show(res)
+      if (mine !== generation) return
+      show(res)
+      // A refused filter's alert goes away once the filters are valid again.
+      if (refused) (app.clearAlert(), (refused = false))
     } catch (error) {
+      if (mine !== generation) return
+      refused = true
       app.fail(error)
     }
   }

@@ -1,30 +1,36 @@
 // Request journal: recent exchanges of both hosts, credentials redacted, faults marked.
 import { query } from '../api.js'
-import { badge, empty, field, h, json, mount, select, when } from '../dom.js'
+import { badge, empty, field, h, json, mount, scrollRegion, select, time } from '../dom.js'
 import { liveFilter } from '../live-filter.js'
 
 const LIMIT = 200
 
 export function render(main, app) {
   const form = h('form', { class: 'filters', 'aria-label': 'Filter the journal' },
-    field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })),
-    field('Method', select('method', [['', 'any'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])])),
-    field('Status', h('input', { name: 'status', inputmode: 'numeric', pattern: '[0-9]{3}', size: 4, placeholder: '202' })),
+    field('Script', h('input', { name: 'script', type: 'search', placeholder: 'enable_campaign', spellcheck: 'false' })),
+    field('Status (404 or 4xx)', h('input', { name: 'status', size: 5, placeholder: '4xx', spellcheck: 'false' })),
+    field('Key prefix', h('input', { name: 'key_prefix', placeholder: 'svc_test_age', spellcheck: 'false' })),
     field('Host', select('host', [['', 'both'], ['base', 'base'], ['api', 'api']])),
-    field('Key prefix', h('input', { name: 'key_prefix', placeholder: 'svc_test_age', spellcheck: 'false' })))
+    field('Method', select('method', [['', 'any'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])])),
+    field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })))
   const table = h('table', { class: 'journal' },
     h('caption', { class: 'sr-only' }, 'Recorded exchanges, newest first'),
-    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Method', 'Path', 'Status', 'ms', 'Key', ''].map((t) => h('th', { scope: 'col' }, t)))))
+    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', ''].map((t) => h('th', { scope: 'col' }, t)))))
   const body = h('tbody')
   table.append(body)
   const note = h('p', { class: 'muted' })
-  mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes.'), form, note, table)
+  mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes; dispatcher calls show their script and link to the audit entry they produced.'),
+    form, note, scrollRegion('Recorded exchanges (scrolls sideways on narrow screens)', table))
   let since = 0
+  let shown = 0
 
   function show(res) {
-    since = res.last_seq
+    // Two overlapping loads (poll and filter change) may answer the same exchanges: add each once.
+    const fresh = res.entries.filter((e) => e.seq > shown)
+    since = Math.max(since, res.last_seq)
+    if (fresh.length) shown = fresh[fresh.length - 1].seq
     // New exchanges go on top; open rows stay as they are.
-    for (const entry of res.entries) body.prepend(...rows(entry))
+    for (const entry of fresh) body.prepend(...rows(entry))
     while (body.children.length > LIMIT * 2) body.lastElementChild.remove()
     if (res.entries.length) body.querySelector('.empty-row')?.remove()
     note.textContent = res.last_seq ? `Showing up to ${LIMIT} of the latest exchanges; updates live.` : ''
@@ -42,18 +48,21 @@ export function render(main, app) {
       toggle.setAttribute('aria-expanded', String(!detail.hidden))
     })
     const statusKind = e.status >= 500 ? 's5' : e.status >= 400 ? 's4' : e.status === 202 ? 'pending_review' : 's2'
-    const row = h('tr', { class: e.fault ? 'fault' : '' },
-      h('td', {}, e.seq), h('td', {}, when(e.sandbox_time)), h('td', {}, e.host), h('td', {}, e.method),
-      h('td', { class: 'path' }, e.path, e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null),
+    const row = h('tr', { class: e.fault ? 'fault' : '', dataset: { seq: e.seq } },
+      h('td', {}, e.seq), h('td', {}, time(e.sandbox_time)), h('td', {}, e.host),
+      h('td', { class: 'path' }, e.script ? [h('strong', { class: 'script' }, e.script), e.platform ? h('span', { class: 'muted' }, ` on ${e.platform}`) : null, h('br')] : null,
+        `${e.method} `, h('span', { class: 'mono' }, e.path), e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null),
       h('td', {}, badge(String(e.status), statusKind)), h('td', { class: 'num' }, e.duration_ms),
-      h('td', {}, e.key_prefix ? h('code', {}, `${e.key_prefix}…`) : '—'), h('td', {}, toggle))
+      h('td', {}, e.key_prefix ? h('code', {}, `${e.key_prefix}…`) : '—'),
+      h('td', {}, e.audit_id ? h('a', { href: `#audit/${encodeURIComponent(e.audit_id)}`, 'aria-label': `Audit entry ${e.audit_id}` }, e.audit_id) : '—'),
+      h('td', {}, toggle))
     return [row, detail]
   }
 
   return liveFilter(form, app, {
-    path: (filters) => `/journal${query({ ...filters, since: since || undefined, limit: LIMIT })}`,
+    // The console route names scripts, links audit entries and refuses a filter it cannot apply (status `4`).
+    path: (filters) => `/console/journal${query({ ...filters, status: filters.status?.trim(), script: filters.script?.trim(), since: since || undefined, limit: LIMIT })}`,
     show,
-    reset: () => ((since = 0), body.replaceChildren()),
-    accept: (filters) => !filters.status || /^\d{3}$/.test(filters.status),
+    reset: () => ((since = 0), (shown = 0), body.replaceChildren()),
   })
 }
