@@ -1,62 +1,62 @@
 import type { RunResult } from '../runner.js'
 import type { Secrets } from '../secrets.js'
-import type { ScenarioResult } from '../types.js'
-import { closingLine, diffText, firstFailure, transcript } from './format.js'
-import { esc } from './format.js'
+import { closingLine, esc } from './format.js'
 import { sdkMatrix } from './sdk-matrix.js'
+import { SCRIPT, STYLE } from './html/assets.js'
+import { coverageView } from './html/coverage-view.js'
+import { STATUSES, byAttention, scenarioView, statusOf } from './html/scenario-view.js'
 
-const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d1d1f}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
-.summary span{display:inline-block;margin-right:1rem;padding:.2rem .6rem;border-radius:4px;background:#f2f2f2}
-.passed{color:#137333}.failed{color:#b3261e}.skipped,.expected{color:#8a6d00}.excluded{color:#888}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e5e5e5;padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.cell{white-space:nowrap}.dot{display:inline-block;width:.7rem;height:.7rem;border-radius:50%;margin-right:.25rem}
-.dot.passed{background:#34a853}.dot.failed{background:#ea4335}.dot.skipped,.dot.expected{background:#fbbc04}.dot.none{background:#ccc}
-details{border:1px solid #e5e5e5;border-radius:6px;margin:.4rem 0;padding:.3rem .7rem}summary{cursor:pointer}
-pre{background:#fafafa;padding:.6rem;overflow:auto;font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap}
-input{padding:.3rem;width:20rem;margin:.5rem 0}`
-
-const SCRIPT = `document.getElementById('q').addEventListener('input',e=>{const q=e.target.value.toLowerCase();
-for(const d of document.querySelectorAll('details.scenario'))d.style.display=d.dataset.text.includes(q)?'':'none'})`
-
-/** One self-contained page: summary, rule-coverage matrix, every scenario with its transcript. */
+/**
+ * One self-contained, offline page (inline CSS and JS, no external URL): run metadata, status
+ * chips and text search, every scenario failures first with its step tree, then the SDK × rule
+ * matrix (SDK mode) and the collapsed rule-coverage matrix. Every text goes through `secrets`.
+ */
 export function htmlReport(run: RunResult, secrets: Secrets): string {
   const s = run.summary
+  const ordered = byAttention(run.scenarios)
+  const count = (status: string) => run.scenarios.filter((r) => statusOf(r) === status).length
+  const chips = STATUSES.map((status) =>
+    `<button type="button" class="chip ${status}" data-status="${status}" aria-pressed="true">${status} <strong>${count(status)}</strong></button>`).join('')
   const body = [
-    `<h1>adops-sandbox conformance report</h1>`,
-    `<p>${esc(run.target)} · ${new Date().toISOString()} · ${(s.duration_ms / 1000).toFixed(2)} s</p>`,
-    `<p class="summary"><span class="passed">${s.passed} passed</span><span class="failed">${s.failed} failed</span><span class="skipped">${s.skipped} skipped</span><span class="expected">${s.expected_failures} expected failures</span><span class="failed">${s.stale} stale baseline</span><span>${s.violations} contract violations</span><span>rule coverage ${run.coverage.percent}%</span></p>`,
-    coverageMatrix(run),
-    sdkMatrix(run),
-    `<h2>Scenarios</h2><input id="q" placeholder="filter by id, rule, tag or text">`,
-    ...run.scenarios.map((r) => scenario(r, secrets)),
-    `<p><strong>${esc(closingLine(s))}</strong></p>`,
+    `<header><h1>adops-sandbox conformance report</h1>${metadata(run)}`,
+    `<p class="closing"><strong>${esc(closingLine(s))}</strong> · ${s.skipped} skipped · ${s.expected_failures} known · ${s.stale} stale baseline · ${s.violations} contract violations</p></header>`,
+    `<main><h2>Scenarios</h2>`,
+    `<div class="counts" role="group" aria-label="show scenarios by status">${chips}</div>`,
+    `<div class="search"><label for="q">Search</label><input id="q" type="search" placeholder="id, rule id, tag, file or text"><span id="shown" class="ms" aria-live="polite"></span></div>`,
+    ...ordered.map((r) => scenarioView(r, secrets)),
+    staleList(run),
+    scrollable(sdkMatrix(run), 'SDK × rule matrix'),
+    coverageView(run),
+    `</main>`,
   ]
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>conform: ${esc(closingLine(s))}</title><style>${STYLE}</style></head><body>${body.join('\n')}<script>${SCRIPT}</script></body></html>\n`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
+    + `<title>conform: ${esc(closingLine(s))}</title><style>${STYLE}</style></head><body>${body.join('\n')}<script>${SCRIPT}</script></body></html>\n`
 }
 
-function coverageMatrix(run: RunResult): string {
-  const rows = run.coverage.rules.map((rule) => {
-    const cells = rule.scenarios.map((sc) => `<a href="#${esc(sc.id)}"><span class="dot ${dotClass(run, sc.id, sc.outcome)}"></span>${esc(sc.id)}</a>`).join('<br>')
-    const state = rule.excluded ? '<span class="excluded">excluded</span>' : rule.scenarios.length ? `${rule.scenarios.length}` : '<span class="failed">uncovered</span>'
-    return `<tr><td class="cell"><strong>${esc(rule.id)}</strong></td><td>${esc(rule.text)}</td><td class="cell">${state}</td><td class="cell">${cells}</td></tr>`
-  })
-  return `<h2>Rule coverage</h2><table><thead><tr><th>rule</th><th>text</th><th>scenarios</th><th>results</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+function metadata(run: RunResult): string {
+  const m = run.meta
+  const rows: Array<[string, string | undefined]> = [
+    ['target', run.target],
+    ['SDK', run.sdk],
+    ['kit version', m?.version],
+    ['started', m?.started_at],
+    ['duration', `${(run.summary.duration_ms / 1000).toFixed(2)} s`],
+    ['shard', m?.shard],
+    ['seed (run id)', m?.seed],
+    ['jobs', m ? String(m.jobs) : undefined],
+    ['tags', m?.tags?.join(', ')],
+  ]
+  return `<dl class="meta">${rows.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `<dt>${k}</dt><dd>${esc(v!)}</dd>`).join('')}</dl>`
 }
 
-function dotClass(run: RunResult, id: string, outcome: string): string {
-  const result = run.scenarios.find((r) => r.id === id)
-  if (result?.baseline && !result.baseline.stale) return 'expected'
-  return outcome === 'not run' ? 'none' : outcome
+/** Baseline entries whose scenario passed: they must be removed from the baseline. */
+function staleList(run: RunResult): string {
+  const stale = run.scenarios.filter((r) => r.baseline?.stale)
+  if (stale.length === 0) return ''
+  return `<h2>Stale baseline entries</h2><ul class="stale-list">${stale.map((r) => `<li><a href="#${esc(r.id)}">${esc(r.id)}</a> passed but is listed as a known failure (${esc(r.baseline!.reason)})</li>`).join('')}</ul>`
 }
 
-function scenario(r: ScenarioResult, secrets: Secrets): string {
-  const klass = r.baseline ? (r.baseline.stale ? 'failed' : 'expected') : r.outcome
-  const label = r.baseline ? (r.baseline.stale ? 'stale baseline' : 'expected failure') : r.outcome
-  const failed = firstFailure(r.steps)
-  const diff = failed?.diff?.length ? `<pre>${esc(diffText(failed, secrets))}</pre>` : ''
-  const text = `${r.id} ${r.title} ${r.covers.join(' ')} ${r.tags.join(' ')} ${label}`.toLowerCase()
-  return `<details class="scenario" id="${esc(r.id)}" data-text="${esc(text)}"${r.outcome === 'failed' && !r.baseline ? ' open' : ''}><summary><span class="dot ${klass}"></span><strong>${esc(r.id)}</strong> — ${esc(r.title)} <span class="${klass}">${esc(label)}</span> · ${r.duration_ms} ms · ${esc(r.covers.join(', '))}</summary>`
-    + `<p>${esc(r.file)} · tags ${esc(r.tags.join(', '))}${r.reason ? ` · ${esc(secrets.redact(r.reason))}` : ''}${r.baseline ? ` · baseline: ${esc(r.baseline.reason)}` : ''}</p>${diff}<pre>${esc(transcript(r.steps, secrets))}</pre></details>`
+/** A wide table scrolls inside its own region, so the page stays usable at 390 px. */
+function scrollable(html: string, label: string): string {
+  return html ? `<div class="scroll" role="region" aria-label="${esc(label)}" tabindex="0">${html}</div>` : ''
 }

@@ -1,0 +1,45 @@
+import type { Secrets } from '../../secrets.js'
+import type { Exchange } from '../../types.js'
+import { esc } from '../format.js'
+
+/** Bodies longer than this many lines start collapsed; nothing is ever cut. */
+const OPEN_LINES = 12
+
+/** A request and its response: method, URL, status, headers and full pretty-printed bodies. */
+export function exchangeView(ex: Exchange, secrets: Secrets): string {
+  const r = (text: string) => esc(secrets.redact(text))
+  const query = Object.keys(ex.request.query ?? {}).length ? `<div class="kv">query ${r(JSON.stringify(ex.request.query))}</div>` : ''
+  const request = `<div class="req"><span class="method">${r(ex.method)}</span> <code class="url">${r(ex.url)}</code> <span class="ms">${ex.duration_ms} ms</span></div>`
+    + query + headersView('request headers', ex.request.headers, secrets) + bodyView('request body', ex.request.body, undefined, secrets)
+  const status = ex.response.status
+  const response = `<div class="res"><span class="status s${Math.floor(status / 100)}">${status}</span> response</div>`
+    + headersView('response headers', ex.response.headers, secrets) + bodyView('response body', ex.response.body, ex.response.text, secrets)
+  return `<div class="exchange">${request}${response}</div>`
+}
+
+function headersView(label: string, headers: Record<string, string> | undefined, secrets: Secrets): string {
+  const entries = Object.entries(headers ?? {})
+  if (entries.length === 0) return ''
+  const text = entries.map(([k, v]) => `${k}: ${v}`).join('\n')
+  return `<details class="body"><summary>${label} (${entries.length})</summary><pre tabindex="0">${esc(secrets.redact(text))}</pre></details>`
+}
+
+function bodyView(label: string, body: unknown, raw: string | undefined, secrets: Secrets): string {
+  if (body === undefined && !raw) return ''
+  const text = secrets.redact(prettyBody(body, raw))
+  const lines = text.split('\n').length
+  const open = lines <= OPEN_LINES ? ' open' : ''
+  return `<details class="body"${open}><summary>${label} (${lines} line${lines === 1 ? '' : 's'}, ${text.length} chars)</summary><pre tabindex="0">${esc(text)}</pre></details>`
+}
+
+function prettyBody(body: unknown, raw: string | undefined): string {
+  if (body !== undefined && body !== null && typeof body === 'object') return JSON.stringify(body, null, 2)
+  if (raw !== undefined) {
+    try {
+      return JSON.stringify(JSON.parse(raw), null, 2)
+    } catch {
+      return raw
+    }
+  }
+  return typeof body === 'string' ? body : JSON.stringify(body, null, 2)
+}
