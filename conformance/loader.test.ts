@@ -62,3 +62,43 @@ describe('loading scenario files', () => {
     expect(offending.map((s) => s.id)).toEqual([])
   })
 })
+
+const BROKEN = 'conformance/test-fixtures/_broken'
+
+/** Loads one broken fixture; its problems, with the fixture's path shortened to `f`. */
+async function broken(name: string): Promise<string[]> {
+  const error = await loadScenarios([`${BROKEN}/${name}`]).then(() => null, (e: unknown) => e)
+  expect(error, `${name} loaded without a problem`).toBeInstanceOf(ScenarioLoadError)
+  return (error as ScenarioLoadError).problems.map((p) => p.replace(`${BROKEN}/${name}`, 'f'))
+}
+
+describe('every reference is checked at load (broken fixtures the kit must catch)', () => {
+  it.each([
+    ['a misspelled credential', 'B-01-credential-typo.yaml', 'f:6:47 steps[0].request.auth: unknown credential `ownr` (world `default`) (did you mean `owner`?)'],
+    ['a misspelled world, once (no follow-up about its credentials)', 'B-02-world-typo.yaml', 'f:5:8 world: unknown world `defualt` (did you mean `default`?)'],
+    ['a rule id RULES.md does not have', 'B-03-covers-unknown.yaml', 'f:3:10 covers[0]: unknown rule id `KEY-88` (conformance/rule-ids.txt) (did you mean `KEY-08`?)'],
+    ['a step id used before its step runs', 'B-04-capture-before-set.yaml', 'f:6:47 steps[0].request.auth: `child` is used before step `child` runs (it comes later)'],
+    ['a fragment file that does not exist', 'B-06-fragment-missing.yaml', /^f:6:14 steps\[0\]\.include: no fragment file `[^`]+chld-key\.yaml` .*\(did you mean `child-key\.yaml`\?\)$/],
+    ['a step that needs an undeclared capability', 'B-07-capability-undeclared.yaml', 'f:6:14 steps[0].control: this `control` step needs capability `control`, `clock`: declare `requires: [control, clock]` on the scenario (or this step), so a target without it skips with that reason'],
+    ['a misspelled capability', 'B-08-capability-typo.yaml', 'f:5:21 requires[1]: unknown capability `clok` (did you mean `clock`?)'],
+    ['a capture its step does not set', 'B-09-capture-typo.yaml', 'f:10:47 steps[1].request.auth: step `child` captures no `kye` (did you mean `key`?)'],
+    ['a control reset to a misspelled world', 'B-10-reset-world-typo.yaml', 'f:7:23 steps[0].control.world: unknown world `multi-workspce` (did you mean `multi-workspace`?)'],
+    ['a fragment parameter it does not take', 'B-11-include-param-typo.yaml', /^f:6:79 steps\[0\]\.include\.with\.nmae: \S+child-key\.yaml takes no parameter `nmae` \(did you mean `name`\?\)$/],
+    ['an undefined var', 'B-12-var-typo.yaml', 'f:7:33 steps[0].request.path: `vars.how` is not defined (did you mean `who`?)'],
+  ])('reports %s with file:line:col, the name and a did-you-mean', async (_name, file, expected) => {
+    const problems = await broken(file)
+    if (typeof expected === 'string') expect(problems).toEqual([expected])
+    else expect(problems.some((p) => expected.test(p)), problems.join('\n')).toBe(true)
+  })
+
+  it('reports a misspelled step kind with a did-you-mean', async () => {
+    expect(await broken('B-05-step-kind-typo.yaml')).toContain('f:6:5 steps[0].reqest: unknown key `reqest` (hint: did you mean `request`?)')
+  })
+
+  it('reports the problems of every broken file in one error', async () => {
+    const error = await loadScenarios([BROKEN]).then(() => null, (e: unknown) => e) as ScenarioLoadError
+    const files = new Set(error.problems.map((p) => p.slice(0, p.indexOf(':'))))
+    expect(files.size).toBe(12)
+  })
+})
+

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
 import type { Scenario, Step } from './schema.js'
 import { CAPABILITIES } from './types.js'
 import { stepKind, stepKindNames } from './steps/registry.js'
@@ -21,7 +21,9 @@ const SUBJECT = ['status', 'headers', 'body']
 const CREDENTIAL = /^[a-z][a-z0-9_]*$/
 
 interface Scope {
-  credentials: string[]
+  credentials: string[] | null
+  /** Every step id of the scenario, to tell "runs later" from "does not exist". */
+  allIds: Set<string>
   ids: Map<string, Set<string>>
   captures: Set<string>
   /** Capabilities declared by the scenario, the step or the including fragment. */
@@ -44,7 +46,8 @@ export async function checkReferences(scenario: Scenario, loadFragment: (file: s
   const credentials = worldKeyNames(scenario.world)
   if (credentials === null) problems.push({ path: ['world'], message: `unknown world \`${scenario.world}\`${suggestion(scenario.world, worldNames(), 'worlds')}` })
   checkCapabilities(scenario.requires, ['requires'], problems)
-  const scope: Scope = { credentials: credentials ?? [], ids: new Map(), captures: new Set(), declared: new Set(scenario.requires), params: null }
+  const allIds = new Set([...scenario.setup, ...scenario.steps, ...scenario.teardown].map((s) => s.id).filter((id): id is string => id !== undefined))
+  const scope: Scope = { credentials, allIds, ids: new Map(), captures: new Set(), declared: new Set(scenario.requires), params: null }
   for (const section of ['setup', 'steps', 'teardown'] as const) {
     for (const [i, step] of scenario[section].entries()) await checkStep(step, { at: [section, i], scope, scenario, problems, loadFragment })
   }
@@ -67,11 +70,11 @@ async function checkStep(step: Step, check: StepCheck): Promise<void> {
   const value = step[kind]
   checkCapabilities(step.requires ?? [], [...at, 'requires'], problems)
   const declared = new Set([...scope.declared, ...(step.requires ?? [])])
-  for (const needed of stepKind(kind)?.requires?.(value as never) ?? []) {
-    if (!declared.has(needed)) report([kind], `a \`${kind}\` step needs capability \`${needed}\`: declare \`requires: [${needed}]\` on the scenario (or this step), so a target without it skips the scenario and says why`)
-  }
+  const undeclared = (stepKind(kind)?.requires?.(value as never) ?? []).filter((c) => !declared.has(c))
+  if (undeclared.length) report([kind], `this \`${kind}\` step needs capability ${undeclared.map((c) => `\`${c}\``).join(', ')}: declare \`requires: [${undeclared.join(', ')}]\` on the scenario (or this step), so a target without it skips with that reason`)
   for (const [path, name] of credentialsOf(kind, value, scope.params)) {
-    if (!scope.credentials.includes(name)) report(path, `unknown credential \`${name}\` (world \`${check.scenario.world}\`)${suggestion(name, scope.credentials, 'credentials')}`)
+    // An unknown world is reported once; its credentials are unknown, not wrong.
+    if (scope.credentials !== null && !scope.credentials.includes(name)) report(path, `unknown credential \`${name}\` (world \`${check.scenario.world}\`)${suggestion(name, scope.credentials, 'credentials')}`)
   }
   for (const { path, head, next } of templateRefs(step)) {
     if (path[0] === 'capture') continue
@@ -115,6 +118,7 @@ function unknownReference(head: string, next: string | undefined, scope: Scope, 
   if (head === 'captures') return next === undefined || scope.captures.has(next) ? null : `capture \`${next}\` is used before any step sets it${suggestion(next, [...scope.captures], 'captured so far')}`
   if (head === 'steps') return next === undefined || scope.ids.has(next) ? null : `step \`${next}\` is used before it runs${suggestion(next, [...scope.ids.keys()], 'earlier steps')}`
   const captured = scope.ids.get(head)
+  if (!captured && scope.allIds.has(head)) return `\`${head}\` is used before step \`${head}\` runs (it comes later)`
   if (!captured) return `\`${head}\` is used before any step sets it: no earlier step has \`id: ${head}\`${suggestion(head, [...scope.ids.keys(), ...NAMESPACES], 'earlier steps and namespaces')}`
   if (next === undefined || captured.has(next) || SUBJECT.includes(next)) return null
   return `step \`${head}\` captures no \`${next}\`${suggestion(next, [...captured, ...SUBJECT], 'it has')}`
@@ -133,7 +137,10 @@ function switchWorld(value: Record<string, unknown>, scope: Scope, report: (path
 async function checkInclude(spec: Step['include'], check: StepCheck, report: (path: Array<string | number>, message: string) => void): Promise<void> {
   const { file, with: given = {} } = typeof spec === 'string' ? { file: spec } : (spec as { file: string; with?: Record<string, unknown> })
   const path = resolve(dirname(check.scenario.file), file)
-  if (!existsSync(path)) return void report(['include'], `no fragment file \`${file}\` (looked for ${path})`)
+  if (!existsSync(path)) {
+    const siblings = existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => /\.ya?ml$/.test(f)) : []
+    return void report(['include'], `no fragment file \`${file}\` (looked for ${path})${suggestion(basename(path), siblings, 'fragments there')}`)
+  }
   const fragment = await check.loadFragment(path)
   for (const name of Object.keys(given).filter((k) => !(k in fragment.params))) {
     report(['include', 'with', name], `${file} takes no parameter \`${name}\`${suggestion(name, Object.keys(fragment.params), 'it takes')}`)
