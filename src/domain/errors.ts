@@ -39,6 +39,7 @@ export const ERROR_CATALOG = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds {limit}.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large.' },
+  EXPECTATION_FAILED: { status: 417, message: 'Unsupported Expect header; only `Expect: 100-continue` is supported.' },
   HOST_NOT_ALLOWED: { status: 403, message: 'Host {host} is not a name this sandbox is bound to (DNS-rebinding protection).' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin {origin} may not call hosted MCP: only this sandbox\'s own origin or a loopback origin may.' },
   SIGN_IN_REFUSED: { status: 403, message: 'Sign-in refused: {reason}.' },

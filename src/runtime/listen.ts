@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { BlockList, isIP } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -17,6 +18,7 @@ export function listen(handler: RequestListener, host: string, port: number): Pr
     const server = createServer(handler)
     server.keepAliveTimeout = 5_000
     server.on('clientError', answerClientError)
+    server.on('checkExpectation', answerExpectation)
     server.once('error', reject)
     server.listen(port, host, () => {
       server.off('error', reject)
@@ -34,16 +36,30 @@ export function listen(handler: RequestListener, host: string, port: number): Pr
   })
 }
 
-/** Loopback hosts, where the control plane may run without an admin token. */
+// 127.0.0.0/8 and ::1; IPv4-mapped IPv6 (::ffff:127.x.y.z) is checked against the IPv4 subnet.
+const LOOPBACK = new BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
+
+/**
+ * Loopback hosts, where the control plane may run without an admin token: `localhost`, an IPv4
+ * address in 127.0.0.0/8, `::1` or `::ffff:127.x.y.z` (brackets allowed). Addresses are parsed
+ * exactly, so a host name such as `127.0.0.1.example.com` is not loopback.
+ */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.')
+  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  if (name === 'localhost') return true
+  const family = isIP(name)
+  return family !== 0 && LOOPBACK.check(name, family === 4 ? 'ipv4' : 'ipv6')
 }
 
 /**
  * Requests Node's HTTP parser refuses (oversized headers, garbage) never reach express; answer them
- * with the same JSON error body as everything else instead of Node's bare status line.
+ * with the same JSON error body as everything else instead of Node's bare status line. A `HEAD`
+ * answer carries no body; the method is read from the packet that failed, so a HEAD whose request
+ * line came in an earlier packet than the overflow still gets the body (docs/security.md).
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy()
     return
@@ -51,5 +67,21 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const refusal = error.code === 'HPE_HEADER_OVERFLOW' ? new SandboxError('HEADERS_TOO_LARGE') : invalidRequest('Malformed HTTP request.')
   const body = JSON.stringify(refusal.toBody())
   const reason = refusal.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
-  socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  const head = isHead(error.rawPacket)
+  socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`)
+}
+
+function isHead(packet: Buffer | undefined): boolean {
+  return packet !== undefined && packet.subarray(0, 5).toString('latin1') === 'HEAD '
+}
+
+/**
+ * An `Expect` other than `100-continue` is 417 with the JSON error body (Node would send a bare
+ * 417); nothing else of the request is looked at. Node drops the body of a HEAD answer itself.
+ */
+function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const refusal = new SandboxError('EXPECTATION_FAILED')
+  const body = JSON.stringify(refusal.toBody())
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+  res.end(body)
 }

@@ -1,0 +1,79 @@
+import { connect } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Listening } from './listen.js'
+import { isLoopback, listen } from './listen.js'
+
+describe('isLoopback parses addresses exactly', () => {
+  it.each([
+    ['localhost', true], ['LOCALHOST', true], ['127.0.0.1', true], ['127.255.255.254', true], ['::1', true], ['[::1]', true],
+    ['0:0:0:0:0:0:0:1', true], ['::ffff:127.0.0.1', true], ['[::ffff:7f00:1]', true],
+    ['127.0.0.1.nip.io', false], ['127.evil.example', false], ['127.1', false], ['127.0.0.256', false], ['localhost.example.com', false],
+    ['0.0.0.0', false], ['::', false], ['128.0.0.1', false], ['::ffff:10.0.0.1', false], ['10.0.0.1', false], ['', false],
+  ])('%s → %s', (host, loopback) => {
+    expect(isLoopback(host)).toBe(loopback)
+  })
+})
+
+/** Writes raw HTTP/1.1 bytes and resolves with everything the server sent until it closed. */
+function rawExchange(server: Listening, ...packets: string[]): Promise<{ head: string; body: string }> {
+  const { port } = new URL(server.url)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      for (const packet of packets) socket.write(packet)
+    })
+    socket.on('data', (chunk) => chunks.push(chunk)).on('error', reject).on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      const split = text.indexOf('\r\n\r\n')
+      resolve({ head: text.slice(0, split), body: text.slice(split + 4) })
+    })
+  })
+}
+
+describe('refusals Node answers before any handler', () => {
+  let server: Listening
+  beforeAll(async () => {
+    server = await listen((_req, res) => res.end('handled'), '127.0.0.1', 0)
+  })
+  afterAll(() => server.close())
+
+  const bigHeader = `X-Padding: ${'p'.repeat(20_000)}\r\n`
+
+  it('answers an unknown Expect value with a JSON 417 {error, code}', async () => {
+    const answer = await rawExchange(server, 'POST /x HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n{}')
+    expect(answer.head).toMatch(/^HTTP\/1.1 417 /)
+    expect(answer.head).toMatch(/content-type: application\/json/i)
+    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining('100-continue'), code: 'EXPECTATION_FAILED' })
+  })
+
+  it('answers HEAD with an unknown Expect value with a 417 and no body', async () => {
+    const answer = await rawExchange(server, 'HEAD /x HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\n\r\n')
+    expect(answer.head).toMatch(/^HTTP\/1.1 417 /)
+    expect(answer.body).toBe('')
+  })
+
+  it('answers oversized headers with a JSON 431', async () => {
+    const answer = await rawExchange(server, `GET /x HTTP/1.1\r\nHost: a\r\n${bigHeader}\r\n`)
+    expect(answer.head).toMatch(/^HTTP\/1.1 431 /)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'HEADERS_TOO_LARGE', error: expect.any(String) })
+  })
+
+  it('answers HEAD with oversized headers with a 431 and no body', async () => {
+    const answer = await rawExchange(server, `HEAD /x HTTP/1.1\r\nHost: a\r\n${bigHeader}\r\n`)
+    expect(answer.head).toMatch(/^HTTP\/1.1 431 /)
+    expect(answer.head).toMatch(/content-length: \d+/i)
+    expect(answer.body).toBe('')
+  })
+
+  it('answers HEAD with garbage in its headers with a 400 and no body', async () => {
+    const answer = await rawExchange(server, 'HEAD /x HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n')
+    expect(answer.head).toMatch(/^HTTP\/1.1 400 /)
+    expect(answer.body).toBe('')
+  })
+
+  it('answers malformed HTTP with a JSON 400', async () => {
+    const answer = await rawExchange(server, 'GET /x HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n')
+    expect(answer.head).toMatch(/^HTTP\/1.1 400 /)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'INVALID_REQUEST' })
+  })
+})
