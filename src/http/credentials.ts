@@ -1,8 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { SandboxError } from '../domain/errors.js'
 
-/** What credential reading needs of a request: express's or a bare `node:http` one. */
-export type WithHeaders = { headers: IncomingHttpHeaders }
+/**
+ * What credential reading needs of a request: express's or a bare `node:http` one. `rawHeaders`
+ * keeps every header line (Node keeps only the first `Authorization` and joins the others).
+ */
+export type WithHeaders = { headers: IncomingHttpHeaders; rawHeaders?: string[] }
 
 /**
  * Which credential headers each surface accepts (AUTH-01, AUTH-02). A header a surface does not
@@ -17,16 +20,19 @@ export const SURFACE_HEADERS = {
 export type Surface = keyof typeof SURFACE_HEADERS
 
 /**
- * The one credential of a request on `surface`, or null. Two different keys in accepted headers is
- * 400 `MULTIPLE_CREDENTIALS`; the same key twice is fine (sandbox decision).
+ * The one credential of a request on `surface`, or null (AUTH-01, AUTH-02). Two different keys in
+ * accepted headers, or in two lines of the same header, is 400 `MULTIPLE_CREDENTIALS`; the same key
+ * twice is fine (RULES.md Authentication, sandbox decision).
  */
 export function readCredential(req: WithHeaders, surface: Surface): string | null {
-  const found = new Map<string, string>()
+  const found = new Map<string, Set<string>>()
   for (const header of SURFACE_HEADERS[surface]) {
-    const value = headerValue(req, header)
-    if (value) found.set(header, value)
+    for (const line of headerLines(req, header)) {
+      const value = credentialIn(header, line)
+      if (value) found.set(header, (found.get(header) ?? new Set()).add(value))
+    }
   }
-  const distinct = new Set(found.values())
+  const distinct = new Set([...found.values()].flatMap((values) => [...values]))
   if (distinct.size > 1) {
     throw new SandboxError('MULTIPLE_CREDENTIALS', { headers: [...found.keys()].map(displayName) })
   }
@@ -44,7 +50,23 @@ export function anyCredential(req: WithHeaders): string | null {
 
 function headerValue(req: WithHeaders, header: string): string | null {
   const raw = req.headers[header]
-  const text = (Array.isArray(raw) ? raw[0] : raw)?.trim()
+  return credentialIn(header, Array.isArray(raw) ? raw[0] : raw)
+}
+
+// Every line of `header` as sent; without raw headers, what Node kept.
+function headerLines(req: WithHeaders, header: string): string[] {
+  const raw = req.rawHeaders
+  if (!raw) {
+    const value = req.headers[header]
+    return value === undefined ? [] : Array.isArray(value) ? value : [value]
+  }
+  const lines: string[] = []
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === header.length && raw[i].toLowerCase() === header) lines.push(raw[i + 1])
+  return lines
+}
+
+function credentialIn(header: string, line: string | undefined): string | null {
+  const text = line?.trim()
   if (!text) return null
   if (header !== 'authorization') return text
   // Only the Bearer scheme carries a key; Basic or an OAuth token format is simply not a key here.
