@@ -2,14 +2,20 @@ import { spawn } from 'node:child_process'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import type { AdapterAnswer, Op } from './protocol.js'
-import { adapterAnswer, versionValue } from './protocol.js'
+import { adapterAnswer, protocolProblem, versionValue } from './protocol.js'
 
 /** The adapter could not be started, died, or broke the protocol. */
 export class AdapterError extends Error {
   override name = 'AdapterError'
 }
 
+/** An answer carried a pending id but did not follow the protocol (the field at fault is named). */
+export class ProtocolError extends AdapterError {
+  override name = 'ProtocolError'
+}
+
 interface Pending {
+  op: Op
   resolve: (answer: AdapterAnswer) => void
   reject: (error: Error) => void
   timer: NodeJS.Timeout
@@ -61,7 +67,7 @@ export class SdkAdapter {
         this.#pending.delete(id)
         reject(new AdapterError(this.#withLog(`no answer to \`${op}\` (id ${id}) within ${timeoutMs} ms`)))
       }, timeoutMs)
-      this.#pending.set(id, { resolve, reject, timer })
+      this.#pending.set(id, { op, resolve, reject, timer })
       this.#child.stdin.write(`${JSON.stringify({ id, op, params })}\n`)
     })
   }
@@ -83,17 +89,20 @@ export class SdkAdapter {
 
   #onLine(line: string): void {
     if (!line.trim()) return
-    let parsed: ReturnType<typeof adapterAnswer.safeParse>
+    let json: unknown
     try {
-      parsed = adapterAnswer.safeParse(JSON.parse(line))
+      json = JSON.parse(line)
     } catch {
       return this.#log(`stdout: ${line}`)
     }
-    if (!parsed.success) return this.#log(`stdout (not an answer): ${line}`)
-    const pending = this.#pending.get(parsed.data.id)
-    if (!pending) return this.#log(`stdout (answer to no pending request): ${line}`)
-    this.#pending.delete(parsed.data.id)
+    const parsed = adapterAnswer.safeParse(json)
+    const id = parsed.success ? parsed.data.id : (json as { id?: unknown } | null)?.id
+    const pending = typeof id === 'number' ? this.#pending.get(id) : undefined
+    if (!pending) return this.#log(`stdout (${parsed.success ? 'answer to no pending request' : 'not an answer'}): ${line}`)
+    this.#pending.delete(id as number)
     clearTimeout(pending.timer)
+    // A line with a pending id is meant as its answer: a malformed one fails now, not at the timeout.
+    if (!parsed.success) return pending.reject(new ProtocolError(`the answer to \`${pending.op}\` (id ${id}) breaks the adapter protocol: ${protocolProblem(parsed.error)}; line: ${line.slice(0, 300)}`))
     pending.resolve(parsed.data)
   }
 

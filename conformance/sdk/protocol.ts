@@ -17,19 +17,29 @@ export interface AdapterRequest {
   params: Record<string, unknown>
 }
 
+/** An optional field: absent, or `null` as languages without "absent" write it (Python `None`, Go `nil`). */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined)
+
 export const adapterError = z.object({
   kind: z.enum(ERROR_KINDS),
-  /** The HTTP status for `http`; 0 or absent otherwise. */
-  status: z.number().int().optional(),
-  code: z.string().optional(),
-  message: z.string().optional(),
+  /** The HTTP status for `http`; 0, `null` or absent otherwise. */
+  status: optional(z.number().int()),
+  code: optional(z.string()),
+  message: optional(z.string()),
 }).loose()
 export type AdapterErrorBody = z.infer<typeof adapterError>
 
-export const adapterAnswer = z.union([
+export const adapterAnswer = z.discriminatedUnion('ok', [
   z.object({ id: z.number().int(), ok: z.literal(true), value: z.unknown().optional() }),
   z.object({ id: z.number().int(), ok: z.literal(false), error: adapterError }),
 ])
+
+/** Why a line is not a valid answer, naming the first field at fault (`error.kind: …`). */
+export function protocolProblem(error: z.ZodError): string {
+  const issue = error.issues[0]
+  const field = issue.path.length ? issue.path.join('.') : 'the answer'
+  return `${field}: ${issue.message}`
+}
 export type AdapterAnswer = z.infer<typeof adapterAnswer>
 
 /** `configure` params: where and how the SDK talks to the service; a missing field means the SDK's default. */
