@@ -1,0 +1,26 @@
+import { parseArgs } from 'node:util'
+import { DEFAULT_SEED, runFuzz } from './fuzz.js'
+import { KNOWN_FINDINGS } from './known-findings.js'
+import { writeBlock } from './reliability.js'
+
+/**
+ * `npm run fuzz -- --runs 100000 [--seed N] [--update]`: the long fuzz run. Prints progress and the
+ * figures; `--update` writes them into docs/reliability.md. Exits 1 on the first unexplained
+ * violation (fast-check prints the seed and the shrunk request to replay it).
+ */
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string' }, update: { type: 'boolean', default: false } } })
+const runs = Number(values.runs)
+const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed)
+const started = performance.now()
+try {
+  const figures = await runFuzz({
+    runs, seed, known: KNOWN_FINDINGS, resetEvery: 500,
+    onProgress: (f) => console.error(`fuzz: ${f.requests} requests, ${((performance.now() - started) / 1000).toFixed(0)} s`),
+  })
+  console.log(JSON.stringify(figures, null, 2))
+  if (values.update) writeBlock(figures, `${new Date().toISOString().slice(0, 10)}, \`npm run fuzz -- --runs ${runs}\``)
+  process.exit(0)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(1)
+}
