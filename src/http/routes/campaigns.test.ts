@@ -145,3 +145,23 @@ describe('campaign list body', () => {
     }
   })
 })
+
+describe('one date parser on every surface (DISP-08, REST-01)', () => {
+  const impossible = ['2026-02-30', '2025-02-29', '2026-04-31', '2026-02-32', '2026-13-01']
+
+  it.each(impossible)('refuses %s on /v1/campaigns/{id}/metrics and in the dispatcher with a 400 naming the field', async (date) => {
+    for (const query of [`start_date=${date}&end_date=${today}`, `end_date=${date}`]) {
+      const rest = await sb.api('GET', `/v1/campaigns/${enabled[0]}/metrics?${query}`, { key: KEYS.owner })
+      expect(rest).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', field: query.startsWith('start') ? 'start_date' : 'end_date' } })
+    }
+    const tool = await sb.base('POST', '/api/v1/tools/run', { key: KEYS.owner, body: { script_name: 'pull_google_ads', args: ['--start-date', date] } })
+    expect(tool).toMatchObject({ status: 400, body: { code: 'INVALID_ARGS', flag: '--start-date' } })
+  })
+
+  it('accepts a real leap day on both surfaces', async () => {
+    const rest = await sb.api('GET', `/v1/campaigns/${enabled[0]}/metrics?start_date=2024-02-29&end_date=${today}`, { key: KEYS.owner })
+    expect(rest).toMatchObject({ status: 200, body: { date_range: { start_date: '2024-02-29', end_date: today } } })
+    const tool = await sb.base('POST', '/api/v1/tools/run', { key: KEYS.owner, body: { script_name: 'pull_google_ads', args: ['--start-date', '2024-02-29'] } })
+    expect(tool.status).toBe(200)
+  })
+})

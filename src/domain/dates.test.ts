@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest'
+import { isCalendarDate } from './dates.js'
+
+describe('isCalendarDate accepts only dates that exist', () => {
+  it.each([
+    ['2026-02-28', true], ['2024-02-29', true], ['2000-02-29', true], ['2026-04-30', true], ['2026-12-31', true], ['2026-01-01', true],
+    ['2026-02-30', false], ['2025-02-29', false], ['1900-02-29', false], ['2026-04-31', false], ['2026-02-32', false], ['2026-13-01', false],
+    ['2026-00-10', false], ['2026-01-00', false], ['2026-1-01', false], [' 2026-01-01', false], ['2026-01-01T00:00:00Z', false], ['', false],
+  ])('%s → %s', (text, valid) => {
+    expect(isCalendarDate(text)).toBe(valid)
+  })
+})
