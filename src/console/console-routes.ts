@@ -6,7 +6,7 @@ import { notFound } from '../domain/errors.js'
 import { buildOverview } from './overview.js'
 import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
-import { campaignSeries } from './series.js'
+import { accountSeries, campaignSeries } from './series.js'
 import { clockView } from '../http/control/clock-journal-routes.js'
 import { consoleJournal, consoleJournalQuery } from './journal-view.js'
 
@@ -23,7 +23,7 @@ const seriesQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90
 /**
  * Control-plane JSON the console needs beyond the shared routes, under `/_sandbox/console/*` (the
  * admin token applies): the world view (keys by prefix only, KEY-02), the review queue (GATE-01,
- * GATE-04), campaign daily series (REST-01 metrics) and the agent safety transcript (GATE-01..05).
+ * GATE-04), campaign and account daily series with credits over time (REST-01 metrics) and the agent safety transcript (GATE-01..05).
  */
 export function consoleRoutes(ctx: AppContext): Route[] {
   const { store } = ctx.deps
@@ -39,6 +39,21 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         const campaign = store.campaigns.get(param(req, 'id'))
         if (!campaign) throw notFound(`Campaign ${param(req, 'id')}`)
         return { body: campaignSeries(campaign, ctx.clock.now(), days ?? 14) }
+      },
+    },
+    {
+      method: 'get',
+      path: '/console/workspaces/:id/series',
+      handler: (req) => {
+        const { days } = parseInput(seriesQuery, { ...req.query }, 'Query')
+        const workspace = store.workspaces.get(param(req, 'id'))
+        if (!workspace) throw notFound(`Workspace ${param(req, 'id')}`)
+        return {
+          body: accountSeries({
+            workspaceId: workspace.id, campaigns: store.campaigns.filter((c) => c.workspace_id === workspace.id),
+            ledger: store.ledger.all(), balance: workspace.credits.balance, now: ctx.clock.now(), days: days ?? 14,
+          }),
+        }
       },
     },
     {

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import express from 'express'
 import type { Express, NextFunction, Request, Response } from 'express'
@@ -25,8 +27,23 @@ const SECURITY_HEADERS = {
  */
 export function mountConsolePages(app: Express): void {
   const serve = express.static(consoleAssetsDir(), { index: 'index.html', redirect: true, etag: false, lastModified: false })
+  // uPlot (a runtime dependency) from its own dist folder: same origin, so the CSP holds and it works offline.
+  const vendor = express.static(uplotDistDir(), { index: false, redirect: false, etag: false, lastModified: false })
+  app.use('/_sandbox/console/vendor', (req: Request, res: Response, next: NextFunction) => {
+    if (!VENDOR_FILES.has(req.path)) return next()
+    res.set(SECURITY_HEADERS)
+    vendor(req, res, next)
+  })
   app.use('/_sandbox/console', (req: Request, res: Response, next: NextFunction) => {
     res.set(SECURITY_HEADERS)
     serve(req, res, next)
   })
+}
+
+// Only the two files the page loads; the rest of node_modules stays out of reach.
+const VENDOR_FILES = new Set(['/uPlot.iife.min.js', '/uPlot.min.css'])
+
+/** `node_modules/uplot/dist`, resolved the way Node resolves the package (works from `src` and `dist`). */
+export function uplotDistDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'))
 }

@@ -3,11 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
-import { CHROMIUM, SKIP_REASON, launchChromium, screenshot, withPage } from './test-support/browser.js'
+import { CHROMIUM, SKIP_REASON, launchChromium, withPage } from './test-support/browser.js'
 import { audit, campaign, holdEnable, openConsole, overview, runTool } from './test-support/console-page.js'
 
-// CONSOLE_SCREENSHOTS=docs refreshes the README screenshots while the tests run.
-const DOCS_DIR = process.env.CONSOLE_SCREENSHOTS
 let browser: Browser
 let sandbox: RunningSandbox | undefined
 
@@ -43,7 +41,6 @@ async function decideInConsole(page: Page, sb: RunningSandbox, action: 'Approve'
   expect(text).toMatch(/Cost\s+\d+ credits, charged on approval/)
   if (action === 'Approve') {
     await page.getByLabel('Reviewer name').fill('Rey Reviewer')
-    if (DOCS_DIR) await docsQueueShot(page, sb)
     await card.getByRole('button', { name: /^Approve/ }).click()
     // Enabling starts spend, so the console asks first (default Cancel).
     await page.getByRole('button', { name: 'Approve and spend' }).click()
@@ -59,14 +56,6 @@ async function decideInConsole(page: Page, sb: RunningSandbox, action: 'Approve'
   await card.waitFor({ state: 'detached' })
   await page.getByRole('status').filter({ hasText: `${action === 'Approve' ? 'Approved' : 'Rejected'} enable_campaign` }).waitFor()
   return held
-}
-
-/** README screenshot: the queue with a second held write (a removal) next to the first. */
-async function docsQueueShot(page: Page, sb: RunningSandbox) {
-  const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
-  const removal = await runTool(sb, 'agent', 'remove_campaign', ['--campaign-id', enabled.id])
-  await page.locator(`article[data-audit-id="${removal.body.audit_id}"]`).waitFor()
-  await screenshot(page, 'console-queue', DOCS_DIR)
 }
 
 describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
@@ -136,14 +125,36 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     })
   })
 
+  it('charts a campaign with uPlot over a chosen window, today marked partial, and says so when there is nothing to chart', async () => {
+    const sb = await start()
+    const paused = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'PAUSED')!
+    await withPage(browser, 'world-charts', async (page) => {
+      await openConsole(page, sb, 'world')
+      const perf = page.locator('section.performance')
+      // Account totals by default: four metrics and the credits, each a uPlot canvas with a text label.
+      await perf.locator('[data-metric="conversions"] canvas').waitFor()
+      // Four metrics and the credit balance; nothing was charged yet, which the credits chart says in words.
+      expect(await perf.locator('.chart-plot[role="img"]').count()).toBe(5)
+      await perf.getByText('No credits charged in these 14 days.').waitFor()
+      expect(await perf.locator('[data-metric="cost"] .chart-plot').getAttribute('aria-label')).toMatch(/^Spend per day: total \$[\d,.]+, highest/)
+      await page.getByRole('button', { name: `Chart of ${paused.campaign_name}` }).click()
+      await page.getByLabel('Window').selectOption('7')
+      await perf.getByText(`No spend, impressions, clicks or conversions in the last 7 days (it is paused).`).waitFor()
+      await page.getByLabel('Window').selectOption('90')
+      await perf.locator('[data-metric="impressions"] canvas').waitFor()
+      const rows = perf.locator('.chart-box').first().locator('details.chart-data tbody tr')
+      expect(await rows.count()).toBe(90)
+      expect(await rows.last().locator('td').first().textContent()).toMatch(/^\d{4}-\d\d-\d\d \(partial\)$/)
+    })
+  })
+
   it('advances the sandbox clock and resets the world from the world view', async () => {
     const sb = await start()
     const before = Date.parse((await sb.control.clock()).now)
     await withPage(browser, 'world-clock', async (page) => {
       await openConsole(page, sb, 'world')
       await page.getByRole('heading', { name: /Acme Outdoor/ }).waitFor()
-      await page.locator('svg.chart').first().waitFor()
-      if (DOCS_DIR) await screenshot(page, 'console-world', DOCS_DIR)
+      await page.locator('.chart-plot canvas').first().waitFor()
       await page.getByRole('button', { name: '+1 day' }).click()
       await page.getByRole('status').filter({ hasText: 'Advanced 1d' }).waitFor()
       expect(Date.parse((await sb.control.clock()).now) - before).toBeGreaterThanOrEqual(86_400_000)

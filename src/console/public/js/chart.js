@@ -1,43 +1,82 @@
-// Inline-SVG chart of a campaign's daily spend (bars) and clicks (line) over sandbox days.
-import { h, money, s } from './dom.js'
+// Daily charts drawn with uPlot (vendored from node_modules, served at vendor/): one small chart per
+// metric so each has its own readable axis; today's partial day is a dashed segment, never a "crash";
+// a metric with nothing in the window gets a sentence instead of an empty axis. Every chart has a text
+// label and the same numbers as a table.
+import { h, money } from './dom.js'
 
-const W = 560, H = 200, PAD = { l: 56, r: 48, t: 14, b: 30 }
+const HEIGHT = 150
+const AXIS = { stroke: '#57606a', grid: { stroke: '#e4e8ec', width: 1 }, ticks: { stroke: '#d0d7de', width: 1 }, font: '12px system-ui, sans-serif' }
 
-function niceMax(v) {
-  if (v <= 0) return 1
-  const p = 10 ** Math.floor(Math.log10(v))
-  return [1, 2, 2.5, 5, 10].map((m) => m * p).find((m) => m >= v)
+/** `metrics`: [{key, label, color, format}]; `days`: [{date, ...}] oldest first; the day `partialDate` is still running. */
+export function dailyCharts({ title, days, partialDate, metrics, emptyText }) {
+  const figure = h('figure', { class: 'chart-figure' })
+  const active = metrics.filter((m) => days.some((d) => d[m.key] > 0))
+  if (!days.length || !active.length) {
+    figure.append(h('figcaption', {}, title), h('p', { class: 'empty chart-empty' }, emptyText ?? `Nothing in these ${days.length} days.`))
+    return figure
+  }
+  const grid = h('div', { class: 'chart-grid' })
+  for (const m of metrics) grid.append(active.includes(m) ? metricChart(m, days, partialDate) : h('div', { class: 'chart-cell' }, h('h5', {}, m.label), h('p', { class: 'empty' }, `No ${m.label.toLowerCase()} in these ${days.length} days.`)))
+  const partial = days.at(-1)?.date === partialDate
+  figure.append(h('figcaption', {}, title, partial ? ` The last day (${partialDate}) is still running: its dashed segment is partial.` : ''), grid, dataTable(days, metrics, partialDate))
+  return figure
 }
 
-/** A figure with the chart, its caption and the same numbers as a table (for screen readers). */
-export function dailyChart(series) {
-  const days = series.days
-  const currency = series.currency
-  const maxCost = niceMax(Math.max(0, ...days.map((d) => d.cost)))
-  const maxClicks = niceMax(Math.max(0, ...days.map((d) => d.clicks)))
-  const iw = W - PAD.l - PAD.r, ih = H - PAD.t - PAD.b
-  const step = iw / Math.max(days.length, 1)
-  const x = (i) => PAD.l + i * step
-  const yCost = (v) => PAD.t + ih - (v / maxCost) * ih
-  const yClicks = (v) => PAD.t + ih - (v / maxClicks) * ih
-  const total = days.reduce((a, d) => ({ cost: a.cost + d.cost, clicks: a.clicks + d.clicks }), { cost: 0, clicks: 0 })
-  const label = `${series.campaign_name ?? series.campaign_id}: ${days.length} days, spend ${money(total.cost, currency)}, ${total.clicks} clicks`
-  const grid = [0, 0.5, 1].map((f) => [
-    s('line', { x1: PAD.l, x2: W - PAD.r, y1: PAD.t + ih * (1 - f), y2: PAD.t + ih * (1 - f), class: 'grid' }),
-    s('text', { x: PAD.l - 6, y: PAD.t + ih * (1 - f) + 4, 'text-anchor': 'end', class: 'axis cost' }, money(maxCost * f, currency).replace(/\.00$/, '')),
-    s('text', { x: W - PAD.r + 6, y: PAD.t + ih * (1 - f) + 4, class: 'axis clicks' }, String(Math.round(maxClicks * f))),
-  ])
-  const every = Math.ceil(days.length / 7)
-  const bars = days.map((d, i) => s('rect', { x: x(i) + step * 0.15, y: yCost(d.cost), width: step * 0.7, height: Math.max(0, PAD.t + ih - yCost(d.cost)), class: 'bar' },
-    s('title', {}, `${d.date}: ${money(d.cost, currency)}, ${d.clicks} clicks`)))
-  const ticks = days.map((d, i) => (i % every === 0 ? s('text', { x: x(i) + step / 2, y: H - 10, 'text-anchor': 'middle', class: 'axis' }, d.date.slice(5)) : null))
-  const line = days.length ? s('polyline', { points: days.map((d, i) => `${x(i) + step / 2},${yClicks(d.clicks)}`).join(' '), class: 'line' }) : null
-  const dots = days.map((d, i) => s('circle', { cx: x(i) + step / 2, cy: yClicks(d.clicks), r: 2.5, class: 'dot' }))
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, class: 'chart' }, s('title', {}, label), grid, bars, line, dots, ticks)
-  return h('figure', { class: 'chart-figure' },
-    svg,
-    h('figcaption', {}, h('span', { class: 'key-cost' }, 'Daily spend'), ' (bars, left axis) and ', h('span', { class: 'key-clicks' }, 'clicks'), ' (line, right axis) by sandbox day.'),
-    h('details', {}, h('summary', {}, 'Data table'), h('table', { class: 'compact' },
-      h('thead', {}, h('tr', {}, ['Day', 'Spend', 'Clicks', 'Impressions'].map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, days.map((d) => h('tr', {}, h('td', {}, d.date), h('td', { class: 'num' }, money(d.cost, currency)), h('td', { class: 'num' }, d.clicks), h('td', { class: 'num' }, d.impressions ?? '—')))))))
+function metricChart(m, days, partialDate) {
+  const total = days.reduce((a, d) => a + d[m.key], 0)
+  const peak = days.reduce((a, d) => (d[m.key] > a[m.key] ? d : a), days[0])
+  const label = `${m.label} per day: ${m.total === false ? `latest ${m.format(days.at(-1)[m.key])}` : `total ${m.format(total)}`}, highest ${m.format(peak[m.key])} on ${peak.date}`
+  const plot = h('div', { class: 'chart-plot', role: 'img', 'aria-label': label })
+  const cell = h('div', { class: 'chart-cell', dataset: { metric: m.key } }, h('h5', {}, m.label, ' ', h('span', { class: 'muted' }, m.total === false ? `now ${m.format(days.at(-1)[m.key])}` : `${m.format(total)} total`)), plot)
+  const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000)
+  const values = days.map((d) => d[m.key])
+  const partial = days.at(-1).date === partialDate
+  const done = partial ? values.map((v, i) => (i === values.length - 1 ? null : v)) : values
+  const today = values.map((v, i) => (partial && i >= values.length - 2 ? v : null))
+  const opts = {
+    width: 300, height: HEIGHT, legend: { show: false }, cursor: { show: false }, select: { show: false },
+    scales: { x: { time: true }, y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    axes: [
+      { ...AXIS, values: (u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(5, 10)), space: 48 },
+      { ...AXIS, size: 56, values: (u, splits) => splits.map((s) => m.short(s)) },
+    ],
+    series: [
+      {},
+      { label: m.label, stroke: m.color, width: 2, fill: `${m.color}22`, points: { size: 5, fill: m.color } },
+      { label: `${m.label} today (partial)`, stroke: m.color, width: 2, dash: [5, 4], points: { size: 7, fill: '#fff', stroke: m.color } },
+    ],
+  }
+  // uPlot measures nothing itself: size it to its cell once attached, and again when the cell resizes.
+  requestAnimationFrame(() => {
+    if (!plot.isConnected || !window.uPlot) return
+    const chart = new window.uPlot({ ...opts, width: Math.max(200, plot.clientWidth) }, [xs, done, today], plot)
+    new ResizeObserver(() => plot.clientWidth && chart.setSize({ width: Math.max(200, plot.clientWidth), height: HEIGHT })).observe(plot)
+  })
+  return cell
 }
+
+function dataTable(days, metrics, partialDate) {
+  return h('details', { class: 'chart-data' }, h('summary', {}, 'Data table'),
+    h('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': 'Chart data' }, h('table', { class: 'compact' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), metrics.map((m) => h('th', { scope: 'col', class: 'num' }, m.label)))),
+      h('tbody', {}, days.map((d) => h('tr', {}, h('td', {}, d.date === partialDate ? `${d.date} (partial)` : d.date), metrics.map((m) => h('td', { class: 'num' }, m.format(d[m.key])))))))))
+}
+
+const compact = (v) => (Math.abs(v) >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : Math.abs(v) >= 1e3 ? `${+(v / 1e3).toFixed(1)}k` : `${+v.toFixed(2)}`)
+const count = (v) => Math.round(v).toLocaleString('en-US')
+
+/** The four campaign metrics, spend in `currency`. */
+export function campaignMetrics(currency) {
+  return [
+    { key: 'cost', label: 'Spend', color: '#2f6fdd', format: (v) => money(v, currency), short: compact },
+    { key: 'impressions', label: 'Impressions', color: '#6f42c1', format: count, short: compact },
+    { key: 'clicks', label: 'Clicks', color: '#c2410c', format: count, short: compact },
+    { key: 'conversions', label: 'Conversions', color: '#116329', format: (v) => (+v.toFixed(2)).toLocaleString('en-US'), short: compact },
+  ]
+}
+
+/** Credits: the balance at each day's end (a level, not summed) and what was charged that day. */
+export const creditMetrics = [
+  { key: 'balance', label: 'Credit balance', color: '#0a58ca', format: count, short: compact, total: false },
+  { key: 'charged', label: 'Credits charged', color: '#a40e26', format: count, short: compact },
+]

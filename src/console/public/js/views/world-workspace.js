@@ -1,13 +1,55 @@
 // One workspace of the world view: credits, policy, members, keys (prefix only), connections, campaigns + chart.
 import { get } from '../api.js'
-import { badge, empty, h, money, mount, when } from '../dom.js'
-import { dailyChart } from '../chart.js'
+import { badge, empty, field, h, money, mount, scrollRegion, select, time } from '../dom.js'
+import { campaignMetrics, creditMetrics, dailyCharts } from '../chart.js'
 
 function table(caption, headers, rows) {
   if (!rows.length) return h('div', {}, h('h4', {}, caption), empty(`No ${caption.toLowerCase()}.`))
-  return h('div', { class: 'table-wrap' }, h('h4', {}, caption), h('table', { class: 'compact' },
+  return h('div', {}, h('h4', {}, caption), scrollRegion(`${caption} (scrolls sideways on narrow screens)`, h('table', { class: 'compact' },
     h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((c) => h('td', {}, c)))))))
+    h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((c) => h('td', {}, c))))))))
+}
+
+const WINDOWS = [['7', '7 days'], ['14', '14 days'], ['30', '30 days'], ['90', '90 days']]
+
+/** Charts of one workspace: account totals or one campaign over a chosen window, and credits over time. */
+function performance(ws, app) {
+  const windowSelect = select('days', WINDOWS, '14')
+  const subject = select('subject', [['', 'All campaigns (account totals)'], ...ws.campaigns.map((c) => [c.id, c.campaign_name])])
+  const box = h('div', { class: 'chart-box', 'aria-live': 'polite' })
+  const credits = h('div', { class: 'chart-box' })
+  const status = (c) => (c.status === 'ENABLED' ? 'it ran' : `it is ${c.status.toLowerCase()}`)
+
+  async function show() {
+    const days = windowSelect.value
+    const campaign = ws.campaigns.find((c) => c.id === subject.value)
+    try {
+      const account = await get(`/console/workspaces/${encodeURIComponent(ws.id)}/series?days=${days}`)
+      const series = campaign ? await get(`/console/campaigns/${encodeURIComponent(campaign.id)}/series?days=${days}`) : account
+      const currency = series.currency ?? 'USD'
+      mount(box, dailyCharts({
+        title: campaign ? `${campaign.campaign_name}: last ${days} sandbox days.` : `Account totals of ${ws.campaigns.length} campaigns: last ${days} sandbox days.`,
+        days: series.days, partialDate: series.partial_date, metrics: campaignMetrics(currency),
+        emptyText: campaign ? `No spend, impressions, clicks or conversions in the last ${days} days (${status(campaign)}).` : `No campaign ran in the last ${days} days.`,
+      }))
+      mount(credits, dailyCharts({
+        title: `Credits of ${ws.name}, last ${days} sandbox days.`, days: account.credits, partialDate: account.partial_date, metrics: creditMetrics,
+        emptyText: 'No credits and no charges in this window.',
+      }))
+    } catch (error) {
+      app.fail(error)
+    }
+  }
+  windowSelect.addEventListener('change', show)
+  subject.addEventListener('change', show)
+  queueMicrotask(show)
+  const section = h('section', { class: 'performance', 'aria-labelledby': `perf-${ws.id}` },
+    h('h4', { id: `perf-${ws.id}` }, 'Performance'),
+    h('div', { class: 'filters' }, field('Show', subject), field('Window', windowSelect)),
+    box, h('h4', {}, 'Credits over time'), credits)
+  /** Charts one campaign (the campaigns table's buttons) and moves focus to the chart controls. */
+  section.showCampaign = (id) => ((subject.value = id), void show(), subject.focus())
+  return section
 }
 
 function policyList(p) {
@@ -30,25 +72,14 @@ function keyStatus(k, now) {
 
 /** The section for one workspace. */
 export function workspaceSection(ws, world, app) {
-  const chartBox = h('div', { class: 'chart-box', 'aria-live': 'polite' })
+  const perf = performance(ws, app)
   const userName = (id) => world.users.find((u) => u.id === id)?.name ?? id
-
-  async function showChart(campaign) {
-    mount(chartBox, h('p', { class: 'muted' }, `Loading ${campaign.campaign_name}…`))
-    try {
-      const series = await get(`/console/campaigns/${encodeURIComponent(campaign.id)}/series?days=14`)
-      mount(chartBox, h('h4', {}, `${campaign.campaign_name} — last ${series.days.length} sandbox days`), dailyChart({ ...series, campaign_name: campaign.campaign_name }))
-    } catch (error) {
-      mount(chartBox, empty(`No daily metrics for ${campaign.campaign_name}: ${error.message}`))
-    }
-  }
 
   const campaigns = ws.campaigns.map((c) => [
     c.campaign_name, h('code', {}, c.id), badge(c.status, c.status === 'ENABLED' ? 'executed' : c.status === 'PAUSED' ? 'pending_review' : 'blocked'),
     h('span', { class: 'num' }, money(c.daily_budget, c.currency)), c.channel_type,
-    h('button', { type: 'button', class: 'link', 'aria-label': `Chart of ${c.campaign_name}`, onclick: () => void showChart(c) }, 'Chart'),
+    h('button', { type: 'button', class: 'link', 'aria-label': `Chart of ${c.campaign_name}`, onclick: () => perf.showCampaign(c.id) }, 'Chart'),
   ])
-  if (ws.campaigns.length) queueMicrotask(() => void showChart(ws.campaigns.find((c) => c.status === 'ENABLED') ?? ws.campaigns[0]))
   const parent = ws.parent_id ? ` · client of ${ws.parent_id}` : ''
   return h('section', { class: 'workspace', 'aria-labelledby': `ws-${ws.id}`, dataset: { workspaceId: ws.id } },
     h('h3', { id: `ws-${ws.id}` }, ws.name, ' ', h('span', { class: 'muted' }, `${ws.id}${parent} · owner ${userName(ws.owner_user_id)}`),
@@ -59,10 +90,10 @@ export function workspaceSection(ws, world, app) {
         h('p', {}, ws.credits.payment_method ? 'Payment method on file' : 'No payment method (launches answer 402)')),
       h('section', { class: 'panel' }, h('h4', {}, 'Safety policy'), policyList(ws.policy))),
     table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', ''], campaigns),
-    chartBox,
+    perf,
     table('Members', ['Name', 'E-mail', 'Role', 'Status'], ws.members.map((m) => [m.name, m.email, m.role, m.status])),
     table('Keys', ['Name', 'Prefix', 'Scopes', 'User', 'Created', 'Last used', 'Status'], ws.keys.map((k) => [
-      k.name, h('code', {}, `${k.prefix}…`), h('span', { class: 'scopes' }, k.scopes.join(' ')), userName(k.user_id), when(k.created_at), when(k.last_used_at), keyStatus(k, world.now),
+      k.name, h('code', {}, `${k.prefix}…`), h('span', { class: 'scopes' }, k.scopes.join(' ')), userName(k.user_id), time(k.created_at), time(k.last_used_at), keyStatus(k, world.now),
     ])),
     table('Connections', ['Account', 'Platform', 'Account id', 'Currency', 'Source', 'Status'], ws.connections.map((c) => [
       c.account_name, c.platform, h('code', {}, c.account_id), c.currency, c.source, badge(c.status, c.status === 'active' ? 'executed' : 'blocked'),
