@@ -44,6 +44,18 @@ describe('replays revoke what the first use issued (RFC 6749 ยง4.1.2, RFC 9700 ย
     expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } })
   })
 
+  it('a code replayed after its 10 minutes are over still revokes what it bought', async () => {
+    const reg = await register({ redirect_uris: [REDIRECT_URI] })
+    const { verifier, challenge } = pkcePair()
+    const back = await submitSignIn(sb.baseUrl, authorizeUrl(reg.body.client_id, challenge), 'usr_alex ws_agency')
+    const exchange = { grant_type: 'authorization_code', code: back.searchParams.get('code') as string, code_verifier: verifier, client_id: reg.body.client_id }
+    const first = await tokenRequest(sb.baseUrl, exchange)
+    await sb.control.advanceClock('11m')
+    expect((await tokenRequest(sb.baseUrl, exchange)).status).toBe(400)
+    const refresh = await tokenRequest(sb.baseUrl, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, client_id: reg.body.client_id })
+    expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } })
+  })
+
   it('a replayed rotated refresh token is refused and the whole family, the newest tokens included, is revoked', async () => {
     const { tokens, clientId } = await signIn(sb.baseUrl, { account: 'usr_alex ws_agency' })
     const rotate = (refresh_token: string) => tokenRequest(sb.baseUrl, { grant_type: 'refresh_token', refresh_token, client_id: clientId })

@@ -124,7 +124,7 @@ export class SandboxOAuthProvider implements OAuthServerProvider {
     verifyCodeVerifier(verifier, row.code_challenge)
     if (redirectUri !== undefined && redirectUri !== row.redirect_uri) throw new InvalidGrantError('redirect_uri does not match the authorization request')
     if (resource && row.grant.resource && !sameResource(resource.href, row.grant.resource)) throw new InvalidGrantError('resource does not match the authorization request')
-    this.store.takeCode(code)
+    this.store.takeCode(code, this.#now() + OAUTH_TTL.refresh)
     return this.#issue(row.grant)
   }
 

@@ -64,16 +64,19 @@ export class OAuthStore {
     return this.#codes.get(hashKey(code))
   }
 
-  /** Removes and returns a code: codes are single use; a spent code is remembered for `replayed`. */
-  takeCode(code: string): CodeRow | undefined {
+  /**
+   * Removes and returns a code: codes are single use. The spent code is remembered until
+   * `keepUntil` (as long as the tokens it bought can live) so that a replay can revoke them.
+   */
+  takeCode(code: string, keepUntil: number): CodeRow | undefined {
     const hash = hashKey(code)
     const row = this.#codes.get(hash)
     this.#codes.delete(hash)
-    if (row) this.#spent.set(hash, { grantId: row.grant.id, expires_at: row.expires_at })
+    if (row) this.#spent.set(hash, { grantId: row.grant.id, expires_at: keepUntil })
     return row
   }
 
-  /** Spends a refresh token on rotation; a second use is then a replay (`replayed`). */
+  /** Spends a refresh token on rotation; a second use is then a replay (`revokeIfReplayed`). */
   spendRefresh(token: string): void {
     const row = this.dropToken(token)
     if (row) this.#spent.set(hashKey(token), { grantId: row.grant.id, expires_at: row.expires_at })

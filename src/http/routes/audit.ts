@@ -28,7 +28,7 @@ const reviewBody = z.object({ comment: z.string().max(1000).optional() })
 /**
  * The audit and review extension on the base host (GATE-01, GATE-04, GATE-05). Any key acting in a
  * workspace reads the entries it submitted; `workspace:read` reads them all. Approving or
- * rejecting needs `workspace:write` and another key than the submitting one.
+ * rejecting needs `workspace:write` on a key of another user than the submitter's (GATE-04, `sameSubmitter`).
  */
 export function auditRoutes(ctx: AppContext): Route[] {
   const { deps } = ctx
