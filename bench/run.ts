@@ -19,6 +19,7 @@ import { median, medianOf, ratio, round } from './lib/stats.js'
 import { comparePairs } from './sections/compare.js'
 import { measureStarts } from './sections/start.js'
 import { measureStateSizes } from './sections/state-size.js'
+import { measureDurability } from './sections/durability.js'
 import { measureSuite } from './sections/suite.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -79,6 +80,12 @@ async function measure(options: BenchOptions): Promise<Results> {
     await attempt(results, 'state_size', async () => {
       results.state_size = await measureStateSizes({ root, sizes: options.sizes, settings, log })
       results.memory.sandbox_largest_state_peak_rss_mb = results.state_size.at(-1)?.peak_rss_mb ?? null
+    })
+  }
+  if (on('durability')) {
+    log('bench: budget change under --durability process and fsync')
+    await attempt(results, 'durability', async () => {
+      results.durability = await measureDurability({ root, settings, log })
     })
   }
   if (on('start')) {

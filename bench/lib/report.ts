@@ -1,6 +1,7 @@
 import { cpus, loadavg, platform, release, totalmem } from 'node:os'
 import type { ComparisonRow } from '../sections/compare.js'
 import type { SizeRow } from '../sections/state-size.js'
+import type { DurabilityRow } from '../sections/durability.js'
 import type { StartRow } from '../sections/start.js'
 import type { SuiteRow } from '../sections/suite.js'
 import type { BenchOptions } from './options.js'
@@ -26,6 +27,8 @@ export interface Results {
   floor?: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request: number }
   write?: ComparisonRow[]
   state_size?: SizeRow[]
+  /** The same budget change under `--durability process` and `--durability fsync`. */
+  durability?: DurabilityRow[]
   start?: StartRow
   suite?: SuiteRow
   memory: { sandbox_read_peak_rss_mb?: number | null; prism_read_peak_rss_mb?: number | null; sandbox_largest_state_peak_rss_mb?: number | null }
@@ -90,6 +93,11 @@ export function renderTable(r: Results): string {
   if (r.floor) lines.push(`| floor: GET /v1/campaigns' body from a bare node:http server (no sandbox) | ${load(r.floor)} | | |`)
   for (const s of r.state_size ?? []) {
     lines.push(`| durable write, ${s.audit_records.toLocaleString('en-US')} audit rows | ${load(s)} · resume ${fmt(s.resume_ms, ' ms')} · peak RSS ${fmt(s.peak_rss_mb, ' MB')} | | |`)
+  }
+  const baseline = r.durability?.find((d) => d.durability === 'process')
+  for (const d of r.durability ?? []) {
+    const cost = baseline && d !== baseline ? ` · **${fmt(ratio(d.rps, baseline.rps), '×')}** the req/s of \`process\`` : ''
+    lines.push(`| budget change, \`--durability ${d.durability}\` | ${load(d)}${cost} | | |`)
   }
   if (r.start) lines.push(`| cold start to first 200 | ${fmt(r.start.sandbox_ms, ' ms')} | ${fmt(r.start.prism_ms, ' ms')} | **${fmt(r.start.ratio)}** time |`)
   if (r.suite) {
