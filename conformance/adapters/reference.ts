@@ -1,7 +1,7 @@
 /**
  * The reference SDK adapter (README "Testing your SDK"): drives `src/client/rest-client.ts` through
  * the adapter protocol. `--emulate 0.1.1` swaps in a client with SDK 0.1.1's documented defects;
- * `--defect <name>[,<name>]` breaks it on purpose (`no-retry`, `impatient`, `x-api-key`) to test the checks.
+ * `--defect <name>[,<name>]` breaks it on purpose (`no-retry`, `impatient`, `x-api-key`, `list-as-csv`) to test the checks.
  *
  *   adops-sandbox conform --sdk "node --import tsx conformance/adapters/reference.ts" --tags sdk
  *   adops-sandbox conform --sdk "node dist/conformance/adapters/reference.js --emulate 0.1.1" --tags sdk

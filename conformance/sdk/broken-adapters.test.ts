@@ -25,4 +25,17 @@ describe('deliberately broken clients fail exactly their checks', () => {
       await adapter.close()
     }
   }, 120_000)
+
+  it('--defect list-as-csv fails only the convention scenario, which names no rule id', async () => {
+    const adapter = await SdkAdapter.start('node --import tsx conformance/adapters/reference.ts --defect list-as-csv')
+    try {
+      const run = await runScenarios({ paths: ['scenarios/sdk'], tags: ['sdk', '~slow'], grep: 'execute-flags|convention', contract: 'off', baseline: null, target: withSdk(makeTarget(), adapter) })
+      expect(run.scenarios.map((r) => [r.id, r.outcome, r.covers])).toEqual([
+        ['sdk.convention.list-and-boolean-flags', 'failed', []],
+        ['sdk.execute-flags', 'passed', ['SDK-01', 'SDK-05', 'DISP-01', 'DISP-06']],
+      ])
+    } finally {
+      await adapter.close()
+    }
+  }, 120_000)
 })
