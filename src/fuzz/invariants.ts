@@ -38,7 +38,10 @@ export function checkExchange(judge: Judge, { req, res, before, after }: Observe
   if (res.status >= 400) {
     const shape = errorShape(req, res, path)
     if (shape) found.push({ kind: 'error-shape', detail: shape })
-    const changed = Object.keys(before).filter((table) => before[table] !== after[table])
+    // A write the gate blocked or that failed while running is audited (GATE-02, ERR-02): its answer
+    // names the audit entry, and only the audit and the ledger (charge and refund) may move; credits may not.
+    const audited = /"audit_id":"/.test(res.text) ? new Set(['audit', 'ledger']) : new Set<string>()
+    const changed = Object.keys(before).filter((table) => before[table] !== after[table] && !audited.has(table))
     if (changed.length) found.push({ kind: 'refused-changed-state', detail: `${res.status} changed ${changed.join(', ')}` })
   }
   if (res.status >= 200 && res.status < 300 && req.method !== 'HEAD') {
