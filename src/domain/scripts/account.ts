@@ -1,6 +1,7 @@
 import type { ScriptContext, ScriptExecutor } from './types.js'
 import { optional, str } from './types.js'
 import { SandboxError } from '../errors.js'
+import type { Connection } from '../model.js'
 import { findCampaign, googleConnection } from '../campaigns.js'
 import { listCampaigns } from '../campaign-view.js'
 import { addDays, dateOf, metricsRange, sumMetrics } from '../metrics.js'
@@ -114,12 +115,23 @@ function audienceSources(ctx: ScriptContext): number {
   return records
 }
 
+/**
+ * The connected Google Ads account a write targets: `--account-id` when given, else the workspace's
+ * one. A made-up, disconnected or another workspace's account is 404 NOT_FOUND like any foreign id
+ * (KEY-12), found in the preflight so nothing is gated or charged.
+ */
+function targetAccount(ctx: ScriptContext): Connection {
+  return googleConnection(ctx.deps, ctx.workspace.id, optional<string>(ctx, 'account_id'))
+}
+
 const createCustomerMatch: ScriptExecutor = {
   preflight(ctx) {
+    targetAccount(ctx)
     audienceSources(ctx)
     return {}
   },
   run(ctx) {
+    const { account_id } = targetAccount(ctx)
     const record_count = audienceSources(ctx)
     const rate = 0.55 + 0.3 * prng(hashSeed(ctx.workspace.id, str(ctx, 'name')))()
     const audience = {
@@ -132,7 +144,7 @@ const createCustomerMatch: ScriptExecutor = {
       before: null,
       after: audience,
       result: {
-        success: true, simulated: true, ...audience, platform: 'google', status: 'SYNCED', record_count, matched_count,
+        success: true, simulated: true, ...audience, platform: 'google', account_id, status: 'SYNCED', record_count, matched_count,
         match_rate: `${((matched_count / record_count) * 100).toFixed(1)}%`,
       },
     }
