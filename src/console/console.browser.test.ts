@@ -219,23 +219,35 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     })
   })
 
-  it('downloads the agent safety transcript as JSON', async () => {
+  it('accounts reads and writes separately, updates live, and downloads the agent safety transcript as JSON', async () => {
     const sb = await start()
     await holdEnable(sb)
     const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
     expect((await runTool(sb, 'agent', 'update_campaign_budget', ['--campaign-id', enabled.id, '--daily-budget', '123'])).status).toBe(200)
+    expect((await runTool(sb, 'agent', 'list_campaigns', [])).status).toBe(200)
     const transcript = await withPage(browser, 'transcript', async (page) => {
       await openConsole(page, sb, 'transcript')
       await page.getByLabel('Key').selectOption('svc_test_age')
       await page.getByRole('button', { name: 'Show transcript' }).click()
       await page.locator('[data-total="held"] .n').filter({ hasText: '1' }).waitFor()
+      expect(await page.locator('main').innerText()).not.toContain('pending_review')
+      // Live: a second read appears without pressing anything, and the parts still sum to the total.
+      expect((await runTool(sb, 'agent', 'list_campaigns', [])).status).toBe(200)
+      await page.getByRole('row', { name: /list_campaigns 2/ }).waitFor()
+      const credits = page.locator('[data-credits]')
+      const [net, reads, writes] = (await credits.innerText()).match(/(\d+) credits spent\s+(\d+) on reads \+ (\d+) on writes/)!.slice(1).map(Number)
+      expect(reads + writes).toBe(net)
+      expect(await page.locator('table:has(caption:text("Writes")) tfoot').innerText()).toContain(String(writes))
+      expect(await page.locator('table:has(caption:text("Reads")) tfoot').innerText()).toContain(String(reads))
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()])
       expect(download.suggestedFilename()).toMatch(/^agent-transcript-.*\.json$/)
       return JSON.parse(await readFile(await download.path(), 'utf8'))
     })
     expect(transcript.totals).toMatchObject({ attempted: 2, held: 1, executed: 1, pending: 1 })
     expect(Object.keys(transcript.budget_delta_by_currency)).toEqual(['USD'])
+    expect(transcript.credits.reads.net + transcript.credits.writes.net).toBe(transcript.credits.net)
   })
+
 })
 
 describe.skipIf(CHROMIUM)('web console in Chromium', () => {

@@ -71,6 +71,24 @@ describe('buildTranscript', () => {
       ...base, audit: [], keyIds: new Set(['key_agent']),
       ledger: [ledger({ amount: -5 }), ledger({ id: 'l2', amount: 5, reason: 'refund' }), ledger({ id: 'l3', amount: -3 }), ledger({ id: 'l4', amount: -7, key_id: 'key_owner' }), ledger({ id: 'l5', amount: 500, reason: 'grant', key_id: null })],
     })
-    expect(t.credits).toEqual({ charged: 8, refunded: 5, net: 3 })
+    expect(t.credits).toMatchObject({ charged: 8, refunded: 5, net: 3, reads: { charged: 8, refunded: 5, net: 3 } })
+  })
+
+  it('accounts reads and writes separately: the reads by script and the writes table each sum to their part of the total', () => {
+    const writes = [audit({ id: 'w1' }), audit({ id: 'w2', status: 'failed' }), audit({ id: 'w3', decision: 'hold', status: 'approved' })]
+    const t = buildTranscript({
+      ...base, audit: writes, keyIds: new Set(['key_agent']),
+      ledger: [
+        ledger({ id: 'r1', script: 'get_campaigns', amount: -1 }), ledger({ id: 'r2', script: 'get_campaigns', amount: -1 }), ledger({ id: 'r3', script: 'get_metrics', amount: -1 }),
+        ledger({ id: 'c1', audit_id: 'w1', amount: -2 }), ledger({ id: 'c2', audit_id: 'w2', amount: -2 }), ledger({ id: 'f2', audit_id: 'w2', amount: 2, reason: 'refund' }),
+        // Charged on approval under the reviewer's key: still this write's cost.
+        ledger({ id: 'c3', audit_id: 'w3', amount: -5, key_id: 'key_reviewer' }),
+      ],
+    })
+    expect(t.reads).toEqual([{ script: 'get_campaigns', calls: 2, credits: 2 }, { script: 'get_metrics', calls: 1, credits: 1 }])
+    expect(t.writes.map((w) => [w.id, w.credits])).toEqual([['w1', 2], ['w2', 0], ['w3', 5]])
+    expect(t.credits).toEqual({ charged: 12, refunded: 2, net: 10, reads: { charged: 3, refunded: 0, net: 3 }, writes: { charged: 9, refunded: 2, net: 7 } })
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+    expect(sum(t.reads.map((r) => r.credits)) + sum(t.writes.map((w) => w.credits))).toBe(t.credits.net)
   })
 })

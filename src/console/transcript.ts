@@ -29,9 +29,15 @@ export interface Transcript {
   budget_changes: BudgetChange[]
   /** Sum of executed budget deltas per currency (daily budget, account currency). */
   budget_delta_by_currency: Record<string, number>
-  credits: { charged: number; refunded: number; net: number }
+  /** `net` = `reads.net` + `writes.net`: every charge and refund of the window falls in exactly one. */
+  credits: CreditTotals & { reads: CreditTotals; writes: CreditTotals }
+  /** Read calls charged in the window, by script: `credits` sums to `credits.reads.net`. */
+  reads: Array<{ script: string; calls: number; credits: number }>
+  /** Each write's `credits` is its ledger net in the window (charge − refund): they sum to `credits.writes.net`. */
   writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review'>>
 }
+
+export interface CreditTotals { charged: number; refunded: number; net: number }
 
 // A write counts as executed once it has run: directly, or after approval.
 const RAN = new Set<AuditEntry['status']>(['executed', 'approved'])
@@ -61,8 +67,12 @@ export function buildTranscript(input: {
     const currency = change.currency ?? 'unknown'
     budget_delta_by_currency[currency] = round2((budget_delta_by_currency[currency] ?? 0) + change.delta)
   }
-  const charged = sum(ledger.filter((l) => l.reason === 'charge').map((l) => Math.abs(l.amount)))
-  const refunded = sum(ledger.filter((l) => l.reason === 'refund').map((l) => Math.abs(l.amount)))
+  const writeIds = new Set(writes.map((w) => w.id))
+  // A write's charge lands when it runs (for a held write: on approval, whoever approved); it belongs to the write.
+  const writeRows = input.ledger.filter((l) => l.audit_id !== null && writeIds.has(l.audit_id) && inWindow(l.at))
+  const readRows = ledger.filter((l) => l.audit_id === null && (l.reason === 'charge' || l.reason === 'refund'))
+  const reads = totals(readRows)
+  const writeTotals = totals(writeRows)
   const count = (p: (w: AuditEntry) => boolean) => writes.filter(p).length
   return {
     generated_at: input.now,
@@ -80,10 +90,32 @@ export function buildTranscript(input: {
     },
     budget_changes,
     budget_delta_by_currency,
-    credits: { charged, refunded, net: round2(charged - refunded) },
-    writes: writes.map(({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits, review }) =>
-      ({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits, review })),
+    credits: {
+      charged: round2(reads.charged + writeTotals.charged), refunded: round2(reads.refunded + writeTotals.refunded),
+      net: round2(reads.net + writeTotals.net), reads, writes: writeTotals,
+    },
+    reads: readsByScript(readRows),
+    writes: writes.map(({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, review }) =>
+      ({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits: totals(writeRows.filter((l) => l.audit_id === id)).net, review })),
   }
+}
+
+function totals(rows: readonly LedgerEntry[]): CreditTotals {
+  const charged = sum(rows.filter((l) => l.reason === 'charge').map((l) => Math.abs(l.amount)))
+  const refunded = sum(rows.filter((l) => l.reason === 'refund').map((l) => Math.abs(l.amount)))
+  return { charged, refunded, net: round2(charged - refunded) }
+}
+
+function readsByScript(rows: readonly LedgerEntry[]): Transcript['reads'] {
+  const by = new Map<string, { script: string; calls: number; credits: number }>()
+  for (const row of rows) {
+    const script = row.script ?? '(unnamed)'
+    const item = by.get(script) ?? { script, calls: 0, credits: 0 }
+    if (row.reason === 'charge') item.calls++
+    item.credits = round2(item.credits + (row.reason === 'charge' ? Math.abs(row.amount) : row.reason === 'refund' ? -Math.abs(row.amount) : 0))
+    by.set(script, item)
+  }
+  return [...by.values()].sort((a, b) => a.script.localeCompare(b.script))
 }
 
 function budgetChange(entry: AuditEntry, currencyOf?: (campaignId: string) => string | null): BudgetChange {
