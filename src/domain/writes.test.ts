@@ -6,6 +6,7 @@ import type { Actor } from './access.js'
 import { authenticate, resolveWorkspace } from './access.js'
 import { prepareCall } from './args.js'
 import { executeWrite, submitWrite } from './writes.js'
+import { defaultPolicy } from './policy.js'
 
 let sandbox: Sandbox
 let deps: Deps
@@ -65,12 +66,23 @@ describe('submitWrite / executeWrite', () => {
     expect(deps.store.ledger.all().map((l) => l.reason)).toEqual(['charge', 'refund'])
   })
 
-  it('blocks by policy without charging and records the block', () => {
-    deps.store.workspaces.update('ws_acme', { policy: { ...actor.workspace.policy, block_tools: ['pause_campaign'] } })
+  it.each<[string, Partial<ReturnType<typeof defaultPolicy>>, string, (id: string) => string[]]>([
+    ['a blocked tool', { block_tools: ['pause_campaign'] }, 'pause_campaign', (id) => ['--campaign-id', id]],
+    ['a budget over the monetary limit', { limits: { max_daily_budget: 500, max_budget_increase_pct: null } }, 'update_campaign_budget', (id) => ['--campaign-id', id, '--daily-budget', '900']],
+  ])('blocks %s without running, charging or changing anything but the one audit entry', (_what, policy, script, args) => {
+    deps.store.workspaces.update('ws_acme', { policy: { ...defaultPolicy(), ...policy } })
     actor = resolveWorkspace(deps, actor)
-    const blocked = submit('pause_campaign', ['--campaign-id', campaign('ENABLED').id])
-    expect(blocked).toMatchObject({ kind: 'blocked', audit: { status: 'blocked', decision: 'block', rule: expect.any(String) } })
+    const target = campaign('ENABLED')
+    const before = deps.store.snapshot()
+    const blocked = submit(script, args(target.id))
+    expect(blocked).toMatchObject({ kind: 'blocked', audit: { status: 'blocked', decision: 'block', rule: expect.any(String), credits: 0, script } })
+    // The write did not run: the campaign is exactly as it was, nothing was charged.
+    expect(deps.store.campaigns.get(target.id)).toEqual(target)
+    expect(balance()).toBe(1000)
     expect(deps.store.ledger.size()).toBe(0)
-    expect(campaign('ENABLED')).toBeDefined()
+    expect(deps.store.audit.all().map((a) => a.id)).toEqual([blocked.audit.id])
+    const { audit: _audit, ...rest } = deps.store.snapshot()
+    const { audit: _before, ...restBefore } = before
+    expect(rest).toEqual(restBefore)
   })
 })
