@@ -19,17 +19,22 @@ export interface KeptBody {
 }
 
 /**
- * Masks `text` and keeps at most `cap` characters of it. Only a window a little past the cap is
- * masked, so a 1 MB body costs no full scan; the cut is made where no key cut in half can remain.
+ * Masks a body and keeps at most `cap` characters of it. Only a window a little past the cap is
+ * decoded and masked, so a 1 MB body costs no full pass; the cut is made where no key cut in half
+ * can remain. A body still in bytes (as read off the wire) is decoded only as far as the window.
  */
-export function keepBody(text: string, cap: number): KeptBody {
-  if (text.length <= cap) return { text: redactText(text), truncated: null }
-  const window = text.slice(0, cap + 2 * ENCODED_SECRET_MAX)
+export function keepBody(body: string | Buffer, cap: number): KeptBody {
+  if (body.length <= cap) return { text: redactText(body.toString()), truncated: null }
+  const windowSize = cap + 2 * ENCODED_SECRET_MAX
+  // A character takes at least one byte, so the window's bytes hold at least its characters.
+  const window = typeof body === 'string' ? body.slice(0, windowSize) : body.subarray(0, windowSize).toString('utf8')
+  const whole = typeof body === 'string' ? window.length === body.length : windowSize >= body.length
+  if (whole && window.length <= cap) return { text: redactText(window), truncated: null }
   const masked = redactText(window)
   // Masking only shortens, so whatever the window's end cut of a secret lies in its last ENCODED_SECRET_MAX characters.
-  const end = window.length < text.length ? Math.min(cap, masked.length - ENCODED_SECRET_MAX) : cap
+  const end = whole ? cap : Math.min(cap, masked.length - ENCODED_SECRET_MAX)
   const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
-  return { text: kept, truncated: { bytes: Buffer.byteLength(text), kept_bytes: Buffer.byteLength(kept) } }
+  return { text: kept, truncated: { bytes: Buffer.byteLength(body), kept_bytes: Buffer.byteLength(kept) } }
 }
 
 function dropLoneHighSurrogate(text: string): string {

@@ -177,7 +177,8 @@ export interface Exchange {
   status: number
   req: { method?: string; headers: IncomingHttpHeaders }
   res: { getHeader(name: string): unknown }
-  requestBody: string
+  /** The request body as text, or as the bytes read (decoded only as far as the journal keeps it). */
+  requestBody: string | Buffer
   responseText: string
   fault: string | null
 }
@@ -220,13 +221,13 @@ const queries = new LastRecord<Record<string, unknown>>()
 const requestHeaders = new LastRecord<Record<string, string>>()
 const responseHeaders = new LastRecord<Record<string, string>>()
 
-/** The raw request text, kept by the JSON parser's `verify` hook. */
+/** The raw request bytes, kept by the JSON parser's `verify` hook; the journal decodes only what it keeps. */
 export function keepRawBody(req: Request, _res: Response, buf: Buffer): void {
-  ;(req as Request & { rawBody?: string }).rawBody = buf.toString('utf8')
+  ;(req as Request & { rawBody?: Buffer }).rawBody = buf
 }
 
-function rawBody(req: Request): string {
-  return (req as Request & { rawBody?: string }).rawBody ?? ''
+function rawBody(req: Request): Buffer | string {
+  return (req as Request & { rawBody?: Buffer }).rawBody ?? ''
 }
 
 function expand(e: StoredEntry): JournalEntry {
