@@ -36,6 +36,7 @@ describe('npm run bench -- --quick', () => {
     expect(results.read?.length).toBeGreaterThan(0)
     expect(results.write?.length).toBeGreaterThan(0)
     expect(results.state_size?.length).toBeGreaterThan(0)
+    expect(results.durability?.map((row) => row.durability)).toEqual(['process', 'fsync'])
     expect(results.floor?.rps).toBeGreaterThan(0)
     expect(results.suite?.wall_ms).toBeGreaterThan(0)
     expect(results.suite?.passed).toBeGreaterThan(0)
