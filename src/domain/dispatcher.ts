@@ -23,10 +23,9 @@ export type ReadOutcome = { kind: 'read'; result: Record<string, unknown>; credi
 export type DispatchOutcome = ReadOutcome | WriteOutcome
 
 /**
- * Surface-neutral dispatch (DISP-01, MCP-05): validate the script and args, then run the prepared
- * call. For house order (validate before authenticate) HTTP calls `prepareCall` before
- * authenticating and then `dispatchPrepared`; MCP, whose session is already authenticated, can
- * call this.
+ * Surface-neutral dispatch (DISP-01, MCP-05) for a caller already authenticated (an MCP session):
+ * validate the script and args, then run the prepared call. HTTP authenticates, resolves the script
+ * and authorizes its scope before `prepareCall` (RULES.md Authentication), then `dispatchPrepared`.
  */
 export function dispatch(deps: Deps, caller: Caller, request: DispatchRequest): DispatchOutcome {
   return dispatchPrepared(deps, caller, prepareCall(request), request.surface)
