@@ -117,8 +117,10 @@ describe('approving and rejecting (GATE-04, sandbox decision)', () => {
   it('two racing approvals run the write exactly once', async () => {
     const id = await holdEnable()
     const before = await balance()
+    // The signup key is the submitting agent's user's: refused whatever the race (GATE-04).
     const results = await Promise.all([review(keys.reviewer, id, 'approve'), controlReview(id, 'approve'), review(keys.signup, id, 'approve')])
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403, 409])
+    expect(results[2].body.code).toBe('SELF_APPROVAL')
     const charges = (await call('GET', `${sandbox.apiUrl}/v1/credits`, keys.owner)).body.ledger.filter((l: { audit_id: string }) => l.audit_id === id)
     expect(charges).toHaveLength(1)
     expect(await balance()).toBe(before + charges[0].amount)
