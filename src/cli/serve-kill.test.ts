@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { call } from '../test-support/http.js'
 import { killServeChildren, spawnServe } from '../test-support/serve-child.js'
+import { readReliabilityBlock, writeReliabilityBlock } from '../test-support/reliability-block.js'
 
 /** The bench world's key: no rate limits and credits that never run out, so every write is a write. */
 const KEY = 'svc_test_benchOwner0000000000000000000000'
@@ -18,6 +19,21 @@ interface Lane {
   acked: number | null
   unanswered: number | null
 }
+
+/** What each mode's run saw, for docs/reliability.md (`UPDATE_RELIABILITY=1`). */
+interface Figures {
+  fast: number
+  express: number
+  inFlight: number
+  lost: number
+}
+const figures = new Map<string, Figures>()
+const ROWS: Array<[string, (f: Figures) => number]> = [
+  ['writes acknowledged on the fast dispatcher path (200 budget, 202 held)', (f) => f.fast],
+  ['writes acknowledged through express (PATCH budget, 200)', (f) => f.express],
+  ['requests in flight at the SIGKILL', (f) => f.inFlight],
+  ['acknowledged writes lost after the restart', (f) => f.lost],
+]
 
 let dir: string
 let state: string
@@ -116,8 +132,34 @@ describe('kill -9 under a write burst', { timeout: 120_000 }, () => {
 
     const onDisk = new Map((await logLines({ tornTailAllowed: false })).filter((l) => l.t === 'audit' && l.r).map((l) => [l.r!.id, l.r!.status]))
     const missing = [...acknowledged.keys()].filter((id) => !onDisk.has(id))
+    const acked = [...acknowledged.values()]
+    figures.set(durability, {
+      fast: acked.filter((r) => r !== 'express budget').length, express: acked.filter((r) => r === 'express budget').length, inFlight: inFlightAtKill, lost: missing.length,
+    })
     expect(missing, `${missing.length} of ${acknowledged.size} acknowledged writes lost`).toEqual([])
     for (const [id, route] of acknowledged) expect(onDisk.get(id)).toBe(route === 'fast held' ? 'pending_review' : 'executed')
     JSON.parse(await readFile(state, 'utf8'))
+  })
+
+  it('has the figures of a kill -9 run in each durability mode in docs/reliability.md, with no write lost', () => {
+    const rows = readReliabilityBlock('kill9')
+    expect(rows, 'docs/reliability.md has no kill9 block').not.toBeNull()
+    expect(rows!.get('acknowledged writes lost after the restart')).toEqual(['0', '0'])
+  })
+})
+
+afterAll(() => {
+  if (process.env.UPDATE_RELIABILITY !== '1' || figures.size < 2) return
+  const modes = [...figures.keys()]
+  writeReliabilityBlock({
+    name: 'kill9',
+    generatedBy: 'UPDATE_RELIABILITY=1 npx vitest run src/cli/serve-kill.test.ts',
+    lines: [
+      `One \`serve\` per mode, SIGKILLed after ${ACKS_BEFORE_KILL} acknowledged writes, restarted on the same files; ${new Date().toISOString().slice(0, 10)}.`,
+      '',
+      `| figure | ${modes.map((m) => `\`--durability ${m}\``).join(' | ')} |`,
+      `| --- | ${modes.map(() => '---:').join(' | ')} |`,
+      ...ROWS.map(([label, value]) => `| ${label} | ${modes.map((m) => value(figures.get(m)!)).join(' | ')} |`),
+    ],
   })
 })
