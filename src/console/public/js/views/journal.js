@@ -15,7 +15,7 @@ export function render(main, app) {
     field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })))
   const table = h('table', { class: 'journal' },
     h('caption', { class: 'sr-only' }, 'Recorded exchanges, newest first'),
-    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', ''].map((t) => h('th', { scope: 'col' }, t)))))
+    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', 'Details'].map((t) => h('th', { scope: 'col' }, t)))))
   const body = h('tbody')
   table.append(body)
   const note = h('p', { class: 'muted' })

@@ -89,7 +89,7 @@ export function workspaceSection(ws, world, app) {
         h('p', { class: 'big', 'data-credits': ws.credits.balance }, `${ws.credits.balance} credits`),
         h('p', {}, ws.credits.payment_method ? 'Payment method on file' : 'No payment method (launches answer 402)')),
       h('section', { class: 'panel' }, h('h4', {}, 'Safety policy'), policyList(ws.policy))),
-    table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', ''], campaigns),
+    table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', 'Chart'], campaigns),
     perf,
     table('Members', ['Name', 'E-mail', 'Role', 'Status'], ws.members.map((m) => [m.name, m.email, m.role, m.status])),
     table('Keys', ['Name', 'Prefix', 'Scopes', 'User', 'Created', 'Last used', 'Status'], ws.keys.map((k) => [
