@@ -3,8 +3,13 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { Command } from 'commander'
 import { conformCommand } from '../src/cli/conform.js'
+import { unknownCommandMessage } from '../src/cli/unknown-command.js'
+import { createSandbox } from '../src/create-sandbox.js'
+import type { RunningSandbox } from '../src/create-sandbox.js'
+import { freePort } from './prism-proxy.js'
 
 /** Runs `conform …` in-process and returns its exit code and output. */
 async function conform(args: string[]) {
@@ -64,7 +69,7 @@ describe('adops-sandbox conform (exit codes)', { timeout: 90_000 }, () => {
   it('4 when the coverage gate fails and nothing else did', async () => {
     const r = await conform(['conformance/test-fixtures/pass', '--coverage', '--no-baseline'])
     expect(r.code).toBe(4)
-    expect(r.stdout).toMatch(/no scenario covers .*DISP-01/)
+    expect(r.stdout).toMatch(/not covered: .*DISP-01/)
   })
 
   it('merges shard reports into one JUnit file', async () => {
@@ -82,3 +87,85 @@ describe('adops-sandbox conform (exit codes)', { timeout: 90_000 }, () => {
     expect(result).toBe(1)
   }, 60_000)
 })
+
+describe('adops-sandbox conform (honest verdicts)', { timeout: 90_000 }, () => {
+  it.each([
+    ['a misspelled credential', 'B-01-credential-typo.yaml', /B-01-credential-typo\.yaml:6:47 .*unknown credential `ownr` .*did you mean `owner`/],
+    ['a misspelled world', 'B-02-world-typo.yaml', /B-02-world-typo\.yaml:5:8 world: unknown world `defualt` \(did you mean `default`\?\)/],
+    ['an unknown covers id', 'B-03-covers-unknown.yaml', /B-03-covers-unknown\.yaml:3:10 covers\[0\]: unknown rule id `KEY-88`/],
+  ])('exits 2 on %s, naming file:line:col, before any scenario runs', async (_name, file, pattern) => {
+    const r = await conform([`conformance/test-fixtures/_broken/${file}`, '--no-baseline'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(pattern)
+    expect(r.stdout).toBe('')
+  })
+
+  it('exits 2 on a misspelled world with --target too, without a stack trace', async () => {
+    const r = await conform(['conformance/test-fixtures/_broken/B-02-world-typo.yaml', '--target', 'http://127.0.0.1:9'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/unknown world `defualt`/)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('exits 5 when no scenario ran because the filters selected none, and 0 with --allow-empty', async () => {
+    const r = await conform(['conformance/test-fixtures/pass', '--no-baseline', '--grep', 'matches-nothing'])
+    expect(r.code).toBe(5)
+    expect(r.stdout).toMatch(/nothing ran/)
+    expect((await conform(['conformance/test-fixtures/pass', '--no-baseline', '--grep', 'matches-nothing', '--allow-empty'])).code).toBe(0)
+  })
+
+  describe('against a sandbox started for the test', () => {
+    let sandbox: RunningSandbox
+    beforeAll(async () => {
+      sandbox = await adjacentSandbox()
+    })
+    afterAll(() => sandbox?.close())
+
+    it('exits 5 when every selected scenario was skipped for a capability it declares', async () => {
+      const r = await conform(['conformance/test-fixtures/pass/A-03-sandbox.yaml', '--no-baseline', '--base-url', sandbox.baseUrl, '--api-url', sandbox.apiUrl, '--key', `owner=${sandbox.keys.owner}`])
+      expect(r.stdout).toMatch(/fx\.sandbox .*target lacks capability control, clock/)
+      expect(r.code).toBe(5)
+    })
+
+    it('recognises the api host given as --target and names the base URL to use', async () => {
+      const r = await conform(['conformance/test-fixtures/pass', '--target', sandbox.apiUrl])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`${sandbox.apiUrl} is a sandbox's api host ({api_url}), not its base URL; use its base URL: --target ${sandbox.baseUrl}`)
+    })
+  })
+})
+
+describe('adops-sandbox with a misspelled command', () => {
+  const program = new Command('adops-sandbox').addCommand(new Command('serve'), { isDefault: true }).addCommand(new Command('mcp')).addCommand(conformCommand())
+  it.each([
+    [['confrom'], "unknown command 'confrom' (did you mean conform?)"],
+    [['srve', '--port', '0'], "unknown command 'srve' (did you mean serve?)"],
+    [['xyzzy'], "unknown command 'xyzzy'"],
+  ])('%j is refused as an unknown command', (args, message) => {
+    expect(unknownCommandMessage(program, args)).toMatch(new RegExp(`^${message.replace(/[()?.]/g, '\\$&')}`))
+  })
+
+  it.each([[[]], [['conform', 'scenarios']], [['--port', '0']], [['help']]])('%j is left to the command parser', (args) => {
+    expect(unknownCommandMessage(program, args)).toBeNull()
+  })
+
+  it('exits 2 from the bin with the did-you-mean on stderr', async () => {
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'confrom'], { timeout: 60_000 })
+      .then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("unknown command 'confrom' (did you mean conform?)")
+  }, 60_000)
+})
+
+/** A sandbox whose api port is its base port + 1, as `serve` lays them out (4010, 4011). */
+async function adjacentSandbox(): Promise<RunningSandbox> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort()
+    try {
+      return await createSandbox({ port, apiPort: port + 1 })
+    } catch (error) {
+      if (attempt >= 9) throw error
+    }
+  }
+}
+

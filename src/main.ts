@@ -3,6 +3,7 @@ import { Command } from 'commander'
 import { serveCommand } from './cli/serve.js'
 import { mcpCommand } from './cli/mcp.js'
 import { conformCommand } from './cli/conform.js'
+import { unknownCommandMessage } from './cli/unknown-command.js'
 import { dropEmptyEnv } from './config.js'
 
 dropEmptyEnv()
@@ -14,4 +15,9 @@ const program = new Command('adops-sandbox')
   .addCommand(mcpCommand())
   .addCommand(conformCommand())
 
+const unknown = unknownCommandMessage(program, process.argv.slice(2))
+if (unknown) {
+  process.stderr.write(`adops-sandbox: ${unknown}\n`)
+  process.exit(2)
+}
 await program.parseAsync(process.argv)

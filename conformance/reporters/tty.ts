@@ -1,23 +1,36 @@
+import pc from 'picocolors'
 import type { Reporter, RunEvent, RunResult } from '../runner.js'
 import type { Secrets } from '../secrets.js'
 import type { ScenarioResult } from '../types.js'
 import { closingLine, diffText, firstFailure, transcript } from './format.js'
+import { colorEnabled } from './color.js'
+
+type Colors = ReturnType<typeof pc.createColors>
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
+/** The marks of the terminal report; a known failure is not a red ✗ (issue 15). */
+export const MARKS = { passed: '✓', failed: '✗', skipped: '–', known: '◌', stale: '!' } as const
+
 /**
  * Live progress for people: one line per finished scenario, a spinner with a progress bar on a
- * TTY, failures with the transcript and a diff of expected vs given, then the summary.
+ * TTY, failures with the transcript and a diff of expected vs given, known failures (baseline) as
+ * one collapsed line with the reason, then stale baseline entries, coverage and the summary.
+ * Colour follows NO_COLOR / FORCE_COLOR, else whether `out` is a terminal.
  */
-export function ttyReporter(out: NodeJS.WriteStream = process.stdout, options: { verbose?: boolean } = {}): Reporter {
+export function ttyReporter(out: NodeJS.WriteStream = process.stdout, options: { verbose?: boolean; env?: NodeJS.ProcessEnv } = {}): Reporter {
   const tty = Boolean(out.isTTY)
-  const color = (code: string, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text)
+  const c = pc.createColors(colorEnabled(out, options.env ?? process.env))
   let total = 0
   let done = 0
   const running = new Set<string>()
   let frame = 0
   let timer: NodeJS.Timeout | null = null
-  const clear = () => tty && out.write('\r\x1b[2K')
+  const clear = () => {
+    if (!tty) return
+    out.clearLine?.(0)
+    out.cursorTo?.(0)
+  }
   const status = () => {
     if (!tty || total === 0) return
     const width = 24
@@ -34,46 +47,62 @@ export function ttyReporter(out: NodeJS.WriteStream = process.stdout, options: {
     onEvent(event: RunEvent, secrets: Secrets) {
       if (event.type === 'run-start') {
         total = event.total
-        line(color('1', `conform: ${event.total} scenarios against ${event.target} (${event.jobs} at a time)`))
+        line(c.bold(`conform: ${event.total} scenarios against ${event.target} (${event.jobs} at a time)`))
         if (tty) timer = setInterval(status, 80).unref()
       } else if (event.type === 'scenario-start') {
         running.add(event.id)
       } else if (event.type === 'scenario-end') {
         running.delete(event.result.id)
         done++
-        line(render(event.result, secrets, color, options.verbose === true))
+        line(renderResult(event.result, secrets, c, options.verbose === true))
       } else if (event.type === 'run-end') {
         if (timer) clearInterval(timer)
         clear()
-        summary(event.run, (t) => out.write(`${t}\n`), color)
+        summary(event.run, (t) => out.write(`${t}\n`), c)
       }
     },
   }
 }
 
-function render(r: ScenarioResult, secrets: Secrets, color: (c: string, t: string) => string, verbose: boolean): string {
-  const time = color('2', `${r.duration_ms} ms`)
-  if (r.outcome === 'skipped') return `${color('33', '–')} ${r.id} ${color('2', `skipped: ${r.reason}`)}`
-  if (r.outcome === 'passed' && !r.baseline) return `${color('32', '✓')} ${r.id} ${time}${verbose ? `\n${transcript(r.steps, secrets, '    ')}` : ''}`
-  if (r.baseline?.stale) return `${color('31', '✗')} ${r.id} passed but is listed in the baseline (stale entry: ${r.baseline.reason})`
-  if (r.baseline) return `${color('33', '○')} ${r.id} expected failure (baseline: ${r.baseline.reason})`
+/** One scenario's lines: a mark, the id and what a reader needs (the transcript only for a real failure). */
+export function renderResult(r: ScenarioResult, secrets: Secrets, c: Colors, verbose = false): string {
+  const time = c.dim(`${r.duration_ms} ms`)
+  if (r.outcome === 'skipped') return `${c.yellow(MARKS.skipped)} ${r.id} ${c.dim(`skipped: ${r.reason}`)}`
+  if (r.baseline?.stale) return `${c.red(MARKS.stale)} ${r.id} ${c.red('stale baseline entry')}: passed, but the baseline lists it as a known failure (${r.baseline.reason}); remove the entry`
+  if (r.baseline) return `${c.magenta(MARKS.known)} ${r.id} ${c.magenta('known failure')} ${c.dim(`(baseline: ${r.baseline.reason})`)}`
+  if (r.outcome === 'passed') return `${c.green(MARKS.passed)} ${r.id} ${time}${verbose ? `\n${transcript(r.steps, secrets, '    ')}` : ''}`
   const failed = firstFailure(r.steps)
   const diff = failed ? diffText(failed, secrets) : ''
   return [
-    `${color('31', '✗')} ${r.id} ${time} — ${r.title}`,
+    `${c.red(MARKS.failed)} ${r.id} ${time} — ${r.title}`,
     `    ${r.file}`,
     transcript(r.steps, secrets, '    '),
-    diff ? color('2', diff) : '',
+    diff ? c.dim(diff) : '',
   ].filter(Boolean).join('\n')
 }
 
-function summary(run: RunResult, write: (t: string) => void, color: (c: string, t: string) => string): void {
+function summary(run: RunResult, write: (t: string) => void, c: Colors): void {
   const s = run.summary
-  const cov = run.coverage
   write('')
-  if (cov.uncovered.length && cov.gated) write(color('31', `rule coverage ${cov.percent}%: no scenario covers ${cov.uncovered.join(', ')}`))
-  else if (cov.uncovered.length) write(color('2', `rule coverage ${cov.percent}% of the loaded scenarios (${cov.uncovered.length} rule ids uncovered; --coverage enforces it)`))
-  else write(`rule coverage ${cov.percent}% (${cov.rules.filter((r) => !r.excluded).length} rules; excluded: ${cov.rules.filter((r) => r.excluded).map((r) => r.id).join(' ') || 'none'})`)
+  const stale = run.scenarios.filter((r) => r.baseline?.stale)
+  if (stale.length) write(c.red(`stale baseline entries (these pass now; remove them from the baseline): ${stale.map((r) => r.id).join(', ')}`))
+  for (const text of coverageLines(run, c)) write(text)
+  if (s.passed + s.failed + s.expected_failures + s.stale === 0) {
+    write(c.yellow(`nothing ran: ${run.scenarios.length} selected, ${s.skipped} skipped (exit 5; --allow-empty accepts an empty run)`))
+  }
   write(`${s.skipped} skipped, ${s.expected_failures} expected failures (baseline), ${s.stale} stale baseline entries, ${s.violations} contract violations, ${(s.duration_ms / 1000).toFixed(2)} s`)
-  write(color(s.failed || s.stale ? '31' : '32', closingLine(s)))
+  write((s.failed || s.stale ? c.red : c.green)(closingLine(s)))
+}
+
+/** Coverage counts per state; under `--coverage`, the ids that keep the gate closed, by state. */
+function coverageLines(run: RunResult, c: Colors): string[] {
+  const cov = run.coverage
+  const st = cov.states
+  const gated = cov.rules.filter((r) => !r.excluded).length
+  const excluded = cov.rules.filter((r) => r.excluded).map((r) => r.id)
+  const head = `rule coverage ${cov.percent}%: ${st.passing.length} of ${gated} rule ids passing in this run, ${st.failing.length} failing, ${st['not run'].length} not run (skipped or not selected), ${st['not covered'].length} not covered${excluded.length ? `; excluded: ${excluded.join(' ')}` : ''}`
+  if (!cov.uncovered.length) return [head]
+  if (!cov.gated) return [c.dim(`${head} (--coverage requires every id passing)`)]
+  const detail = (['failing', 'not run', 'not covered'] as const).filter((k) => st[k].length).map((k) => `  ${k}: ${st[k].join(', ')}`)
+  return [c.red(head), ...detail.map((d) => c.red(d))]
 }

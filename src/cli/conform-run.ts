@@ -5,13 +5,15 @@ import { TargetUnreachableError } from '../../conformance/targets.js'
 import { YamlLoadError } from '../support/yaml-schema.js'
 import { ttyReporter } from '../../conformance/reporters/tty.js'
 import { fileReporter } from '../../conformance/reporters/files.js'
+import { EXIT } from '../../conformance/exit-codes.js'
+import { apiHostHint } from './target-hint.js'
 
 /** The flags of `adops-sandbox conform` (see `conformCommand`). */
 export interface CliOptions {
   target?: string; baseUrl?: string; apiUrl?: string; key?: string[]; adminToken?: string; jobs: number
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
-  sdk?: string; includeSlow?: boolean
+  sdk?: string; includeSlow?: boolean; allowEmpty?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (README "Exit codes"). */
@@ -26,6 +28,7 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
       contract: opts.contract,
       contractSeverity: opts.contractWarn ? 'warn' : 'error',
       coverage: opts.coverage,
+      allowEmpty: opts.allowEmpty,
       baseline: opts.baseline === false ? null : opts.baseline,
       secrets: Object.values(keysOf(opts.key)),
       reporters: [ttyReporter(process.stdout, { verbose: opts.verbose }), ...(opts.reporter ?? []).map(fileReporter)],
@@ -50,8 +53,10 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
       return 3
     }
     if (error instanceof TargetUnreachableError) {
-      process.stderr.write(`conform: target unreachable: ${error.message}\n`)
-      return 3
+      // The api host given as --target is a usage mistake with a known fix: name the base URL.
+      const hint = opts.target ? await apiHostHint(opts.target) : null
+      process.stderr.write(hint ? `conform: ${hint}\n` : `conform: target unreachable: ${error.message}\n`)
+      return hint ? EXIT.usage : EXIT.unreachable
     }
     if (/--shard|invalid regular expression/i.test((error as Error).message)) {
       process.stderr.write(`conform: ${(error as Error).message}\n`)

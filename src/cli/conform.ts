@@ -22,7 +22,8 @@ export function conformCommand(): Command {
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .addOption(new Option('--contract <mode>', 'contract validation').choices(['inline', 'prism-proxy', 'off']).default('inline'))
     .option('--contract-warn', 'report contract violations without failing steps')
-    .option('--coverage', 'fail with exit 4 unless every rule id is covered by a scenario')
+    .option('--coverage', 'fail with exit 4 unless every rule id is covered by a scenario that passed in this run')
+    .option('--allow-empty', 'exit 0 when no scenario ran (all filtered out or skipped) instead of 5')
     .option('--baseline <file>', 'known failures', 'conformance/baseline.yaml')
     .option('--no-baseline', 'ignore the baseline file')
     .option('--verbose', 'print every transcript')
@@ -37,14 +38,15 @@ export function conformCommand(): Command {
     .description('Combine JSON reports of a sharded run and render them.')
     .argument('<files...>', 'JSON reports (--reporter json:file)')
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
-    .option('--coverage', 'exit 4 unless every rule id is covered')
+    .option('--coverage', 'exit 4 unless every rule id is covered by a passing scenario')
+    .option('--allow-empty', 'exit 0 when no scenario ran instead of 5')
     .action(async (files: string[], _opts: unknown, merge: Command) => {
       // `conform` declares the same options, so commander may file them there: read both.
-      const opts = merge.optsWithGlobals<{ reporter?: string[]; coverage?: boolean }>()
+      const opts = merge.optsWithGlobals<{ reporter?: string[]; coverage?: boolean; allowEmpty?: boolean }>()
       const { mergeReports } = await import('../../conformance/merge.js')
       const { ttyReporter } = await import('../../conformance/reporters/tty.js')
       const { fileReporter } = await import('../../conformance/reporters/files.js')
-      const run = await mergeReports(files, { reporters: [ttyReporter(), ...(opts.reporter ?? []).map(fileReporter)], coverage: opts.coverage })
+      const run = await mergeReports(files, { reporters: [ttyReporter(), ...(opts.reporter ?? []).map(fileReporter)], coverage: opts.coverage, allowEmpty: opts.allowEmpty })
       process.exitCode = run.exitCode
     })
   return command
