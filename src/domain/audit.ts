@@ -1,6 +1,7 @@
 import type { Deps } from './ports.js'
 import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
+import { redactValue } from '../support/redact.js'
 
 /** Filters of `GET /_sandbox/audit` and `GET /api/v1/audit`; all optional, combined with AND. */
 export interface AuditFilter {
@@ -27,9 +28,19 @@ export interface AuditPage {
 /** An audit entry as responses show it: `audit_id`, and `reviewed_args` on held writes (GATE-01). */
 export type PublicAudit = Omit<AuditEntry, 'dedupe_key'> & { audit_id: string; reviewed_args?: string[] }
 
+/** An entry as responses show it; key values masked again, for entries stored before they were masked (KEY-02). */
 export function publicAudit(entry: AuditEntry): PublicAudit {
-  const { dedupe_key: _internal, ...shown } = entry
-  return { ...shown, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: entry.args } : {}) }
+  const { dedupe_key: _internal, ...shown } = redactValue(entry)
+  return { ...shown, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: shown.args } : {}) }
+}
+
+/**
+ * The entry with every key value or OAuth token in it (args, results, before/after, comments),
+ * plain or percent- or `\u`-escaped, masked to its 12-character prefix (KEY-02): a key passed as
+ * data is never stored whole. A held write's args are its masked args, so approval runs those.
+ */
+export function redactAudit(entry: AuditEntry): AuditEntry {
+  return redactValue(entry)
 }
 
 /**

@@ -7,7 +7,7 @@ import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
 import type { GateDecision } from './policy.js'
 import { decideWrite } from './policy.js'
-import { dedupeKeyOf, findPendingDuplicate } from './audit.js'
+import { dedupeKeyOf, findPendingDuplicate, redactAudit } from './audit.js'
 import { chargeCredits, refundCredits } from './billing.js'
 import { isLaunch } from './catalog.js'
 import { executorFor } from './scripts/registry.js'
@@ -40,7 +40,8 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   const decision = decideWrite(actor.workspace.policy, {
     script: call.entry.name, operation: call.entry.operation, ...(preflight.budget ? { budget: preflight.budget } : {}),
   }, now)
-  const audit: AuditEntry = {
+  // Masked before anything is stored: a key value passed as an arg must not rest in the audit.
+  const audit: AuditEntry = redactAudit({
     id: deps.ids.next('aud'),
     at: iso(now),
     workspace_id: actor.workspace.id,
@@ -64,7 +65,7 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
     review: null,
     explanation: decision.explanation,
     dedupe_key: dedupeKeyOf(actor.workspace.id, actor.key.id, call),
-  }
+  })
   // A dry run decides and prices the write, and records that it was asked; nothing is held or charged.
   if (call.dry_run) {
     const dry = deps.store.audit.insert({ ...audit, status: 'dry_run', expires_at: null })
@@ -126,7 +127,9 @@ export function chargeCall(ctx: ScriptContext, auditId: string | null = null): L
   }, isLaunch(entry))
 }
 
-function save(deps: Deps, audit: AuditEntry): AuditEntry {
+function save(deps: Deps, outcome: AuditEntry): AuditEntry {
+  // A result or before/after snapshot may echo a key value the args carried.
+  const audit = redactAudit(outcome)
   if (deps.store.audit.get(audit.id)) return deps.store.audit.update(audit.id, audit)
   return deps.store.audit.insert(audit)
 }
