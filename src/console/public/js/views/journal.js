@@ -40,8 +40,8 @@ export function render(main, app) {
   function rows(e) {
     const detail = h('tr', { class: 'detail', hidden: true }, h('td', { colspan: 9 },
       h('div', { class: 'exchange' },
-        h('section', {}, h('h3', {}, 'Request'), json({ query: e.query, headers: e.request.headers, body: e.request.body })),
-        h('section', {}, h('h3', {}, 'Response'), json({ headers: e.response.headers, body: e.response.body })))))
+        h('section', {}, h('h3', {}, 'Request'), cut(e.request), json({ query: e.query, headers: e.request.headers, body: e.request.body })),
+        h('section', {}, h('h3', {}, 'Response'), cut(e.response), json({ headers: e.response.headers, body: e.response.body })))))
     const toggle = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-label': `Details of exchange ${e.seq}` }, 'Details')
     toggle.addEventListener('click', () => {
       detail.hidden = !detail.hidden
@@ -65,4 +65,10 @@ export function render(main, app) {
     show,
     reset: () => ((since = 0), (shown = 0), body.replaceChildren()),
   })
+}
+
+// A body the journal kept only in part (past its per-entry cap) says so, with both sizes.
+function cut(side) {
+  const t = side.truncated
+  return t ? h('p', { class: 'muted' }, `Body truncated: first ${t.kept_bytes} of ${t.bytes} bytes kept.`) : null
 }
