@@ -4,6 +4,7 @@ import { createSandbox } from '../create-sandbox.js'
 import { INITIALIZE, rpc } from './mcp-test-support.js'
 import { REDIRECT_URI, parseSignInForm, pkcePair, postForm, signIn, submitSignIn, tokenRequest } from './sign-in-client.js'
 import { REGISTRATION_LIMITS } from './client-registry.js'
+import { MAX_PENDING_PER_CLIENT } from './oauth-provider.js'
 
 let sb: RunningSandbox
 beforeAll(async () => {
@@ -151,6 +152,17 @@ describe('dynamic client registration is strict and bounded', () => {
 })
 
 describe('authorize and token requests are as strict as OAuth 2.1', () => {
+  it(`keeps at most ${MAX_PENDING_PER_CLIENT} open sign-in pages per client: one more replaces only that client's oldest`, async () => {
+    const other = await openPage()
+    const reg = await register({ redirect_uris: [REDIRECT_URI] })
+    const forms = []
+    for (let i = 0; i <= MAX_PENDING_PER_CLIENT; i++) forms.push(parseSignInForm(await (await fetch(authorizeUrl(reg.body.client_id, pkcePair().challenge))).text()))
+    const submit = (form: ReturnType<typeof parseSignInForm>) => postForm(sb.baseUrl, form.action, { request: form.request, csrf: form.csrf, account: form.accounts[0], decision: 'allow' })
+    expect((await submit(forms[0])).status).toBe(400)
+    expect((await submit(forms[1])).status).toBe(302)
+    expect((await submit(other.form)).status).toBe(302)
+  })
+
   it('refuses a fragment in redirect_uri at /authorize, even one matching a registered loopback URI', async () => {
     const reg = await register({ redirect_uris: [REDIRECT_URI] })
     const res = await fetch(authorizeUrl(reg.body.client_id, pkcePair().challenge, { redirect_uri: `${REDIRECT_URI}#frag` }), { redirect: 'manual' })

@@ -15,6 +15,8 @@ import type { SignInGate } from './sign-in-gate.js'
 const MINUTE = 60_000
 /** Lifetimes on the sandbox clock (sandbox decision; advance the clock to expire them). */
 export const OAUTH_TTL = { signIn: 10 * MINUTE, code: 10 * MINUTE, access: 60 * MINUTE, refresh: 30 * 24 * 60 * MINUTE }
+/** Open sign-in pages per client (sandbox decision): the 21st replaces that client's oldest. */
+export const MAX_PENDING_PER_CLIENT = 20
 
 /**
  * The sandbox's own OAuth 2.1 authorization server for hosted MCP (MCP-01), behind the SDK's
@@ -66,7 +68,7 @@ export class SandboxOAuthProvider implements OAuthServerProvider {
       unlocked: false,
       attempts: 0,
     }
-    this.store.pending.set(pending.id, pending)
+    this.store.addPending(pending, MAX_PENDING_PER_CLIENT)
     this.renderSignIn(res, pending)
   }
 

@@ -92,6 +92,16 @@ export class OAuthStore {
     return spent !== undefined
   }
 
+  /**
+   * Keeps a pending sign-in, at most `perClient` per client: a client's oldest one gives way, never
+   * another client's, so anonymous `/authorize` calls cannot grow memory (clients are capped too).
+   */
+  addPending(row: PendingSignIn, perClient: number): void {
+    const mine = [...this.pending.values()].filter((p) => p.client_id === row.client_id)
+    for (const old of mine.slice(0, Math.max(0, mine.length - perClient + 1))) this.pending.delete(old.id)
+    this.pending.set(row.id, row)
+  }
+
   /** Whether a client still has a pending sign-in, a code or a token: it must not be forgotten. */
   inUse(clientId: string): boolean {
     for (const row of this.pending.values()) if (row.client_id === clientId) return true
