@@ -15,7 +15,7 @@ export const DEFECTS: Record<string, (options: RestClientOptions) => RestClientO
   'list-as-csv': (o) => ({ ...o, fetch: (url, init) => fetch(url, { ...init, body: joinRepeatedFlags(init?.body) }) }),
 }
 
-function joinRepeatedFlags(body: unknown): unknown {
+function joinRepeatedFlags(body: RequestInit['body']): RequestInit['body'] {
   if (typeof body !== 'string') return body
   const parsed = JSON.parse(body) as { args?: string[] }
   if (!Array.isArray(parsed.args)) return body
