@@ -102,7 +102,9 @@ export function createdValue(text: string): string | null {
 }
 
 function exchangeOf(req: RawRequest, res: RawResponse) {
-  const [path, query = ''] = req.path.split('?')
+  const [raw, query = ''] = req.path.split('?')
+  // Express routes `/x/` as `/x`; Prism would read it as `/x/{id}` with an empty id, so validate it as `/x`.
+  const path = raw.length > 1 ? raw.replace(/\/$/, '') : raw
   const flat = (h: Record<string, string | string[] | undefined>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]))
   let body: unknown = res.text
   try {

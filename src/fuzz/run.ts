@@ -21,6 +21,9 @@ try {
   if (values.update) writeBlock(figures, `${new Date().toISOString().slice(0, 10)}, \`npm run fuzz -- --runs ${runs}\``)
   process.exit(0)
 } catch (error) {
-  console.error((error as Error).message)
+  // fast-check's message names the seed and the counterexample; its cause says which invariant broke.
+  const failure = error as Error & { cause?: unknown }
+  console.error(failure.message)
+  if (failure.cause instanceof Error) console.error(`\n${failure.cause.message}`)
   process.exit(1)
 }
