@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+/** File-system calls of the code under test, in order, with paths instead of descriptors. */
+const ops: string[] = []
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>()
+  const paths = new Map<number, string>()
+  const name = (fd: number) => paths.get(fd) ?? `fd${fd}`
+  const wrapped = {
+    ...fs,
+    openSync: (path: string, flags: string) => {
+      const fd = fs.openSync(path, flags)
+      paths.set(fd, path)
+      return fd
+    },
+    writeSync: (fd: number, text: string) => (ops.push(`write ${name(fd)}`), fs.writeSync(fd, text)),
+    fsyncSync: (fd: number) => (ops.push(`fsync ${name(fd)}`), fs.fsyncSync(fd)),
+    fdatasyncSync: (fd: number) => (ops.push(`fdatasync ${name(fd)}`), fs.fdatasyncSync(fd)),
+    renameSync: (from: string, to: string) => (ops.push(`rename ${from} -> ${to}`), fs.renameSync(from, to)),
+  }
+  return { ...wrapped, default: wrapped }
+})
+
+const { appendToFile, replaceFile } = await import('./durable-file.js')
+const { openStore } = await import('./lowdb-store.js')
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'adops-durable-'))
+  ops.length = 0
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+// Paths relative to the test directory, so expectations read as file names.
+const shown = () => ops.map((op) => op.replaceAll(`${dir}/`, '').replaceAll(dir, '<dir>'))
+
+describe('durability: what reaches the disk before a write returns', () => {
+  it('fsync: a replaced file is fsynced before its rename and its directory after it', async () => {
+    replaceFile(join(dir, 'state.json'), '{"a":1}', 'fsync')
+    expect(shown()).toEqual(['write state.json.tmp', 'fsync state.json.tmp', 'rename state.json.tmp -> state.json', 'fsync <dir>'])
+    expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe('{"a":1}')
+  })
+
+  it('fsync: an append is fdatasynced, and the append that creates the file also syncs its directory', async () => {
+    const log = join(dir, 'state.json.log')
+    appendToFile(log, 'one\n', 'fsync')
+    appendToFile(log, 'two\n', 'fsync')
+    expect(shown()).toEqual(['write state.json.log', 'fdatasync state.json.log', 'fsync <dir>', 'write state.json.log', 'fdatasync state.json.log'])
+    expect(await readFile(log, 'utf8')).toBe('one\ntwo\n')
+  })
+
+  it('process (default): the same writes and rename, never an fsync', async () => {
+    replaceFile(join(dir, 'state.json'), '{}', 'process')
+    appendToFile(join(dir, 'state.json.log'), 'one\n', 'process')
+    expect(shown()).toEqual(['write state.json.tmp', 'rename state.json.tmp -> state.json', 'write state.json.log'])
+  })
+
+  it.each([
+    { durability: 'fsync' as const, synced: ['fsync .state.json.tmp', 'fsync <dir>', 'fdatasync state.json.log'] },
+    { durability: 'process' as const, synced: [] },
+  ])('a $durability store syncs each group commit before commit() resolves: $synced', async ({ durability, synced }) => {
+    const file = join(dir, 'state.json')
+    const store = await openStore({ file, durability })
+    ops.length = 0
+    store.users.insert({ id: 'usr_1', email: 'u@x.test', name: 'U', created_at: '2026-01-01T00:00:00.000Z' })
+    store.audit.insert({ id: 'aud_1', status: 'executed' } as never)
+    await store.commit()
+    const syncs = shown().filter((op) => op.startsWith('fsync') || op.startsWith('fdatasync'))
+    // The doc's directory is synced after its rename; the log's only when the append created it.
+    expect(syncs.filter((op, i) => syncs.indexOf(op) === i)).toEqual(synced)
+    await store.close()
+  })
+})
