@@ -20,6 +20,8 @@ export async function mergeReports(files: string[], options: { reporters?: Repor
     summary,
     coverage,
     target: [...new Set(runs.map((r) => r.target))].join('; '),
+    // The first shard's metadata, its shard field naming what was merged (the HTML report's header).
+    ...(runs[0]?.meta ? { meta: { ...runs[0].meta, shard: `merged: ${runs.map((r) => r.meta?.shard ?? '?').join(', ')}` } } : {}),
     exitCode: exitCodeOf(summary, coverage, options),
   }
   const secrets = new Secrets()
