@@ -5,7 +5,7 @@ import type { Snapshot, Store, StoreMeta, TableName, Tables } from '../domain/po
 import { MemoryTable } from './memory-table.js'
 import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
 import type { Durability } from './durable-file.js'
-import { JsonDocumentFile, appendToFile, replaceFile } from './durable-file.js'
+import { DURABILITIES, JsonDocumentFile, appendToFile, replaceFile } from './durable-file.js'
 import type { StateLock } from './state-lock.js'
 import { lockStateFile } from './state-lock.js'
 import { allLogLines, drainLogLines, replayLog } from './state-log.js'
@@ -28,12 +28,14 @@ export interface StoreOptions {
  * holds throws `StateLockedError` (see `state-lock.ts`); `close()` releases it.
  */
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
-  const { file } = options
-  if (!file) return openFiles({ durability: 'process' }, null)
+  const { file, durability = 'process' } = options
+  // Checked here too: createSandbox callers pass it without the CLI's choices check.
+  if (!DURABILITIES.includes(durability)) throw new Error(`durability must be one of ${DURABILITIES.join(', ')}; got ${String(durability)}`)
+  if (!file) return openFiles({ durability }, null)
   await mkdir(dirname(file), { recursive: true })
   const lock = await lockStateFile(file)
   try {
-    return await openFiles({ file, durability: options.durability ?? 'process' }, lock)
+    return await openFiles({ file, durability }, lock)
   } catch (error) {
     await lock.release()
     throw error

@@ -95,6 +95,11 @@ describe('one writer per state file', () => {
     expect(existsSync(`${file}.lock`)).toBe(false)
   })
 
+  it('refuses an unknown durability before taking the lock', async () => {
+    await expect(createSandbox({ state: file, durability: 'eventually' as never })).rejects.toThrow('durability must be one of process, fsync; got eventually')
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
   it('keeps memory sandboxes lock-free', async () => {
     const [a, b] = await Promise.all([createSandbox(), createSandbox({ state: 'memory' })])
     await Promise.all([a.close(), b.close()])
