@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
 import { ANONYMOUS_BODY_CAP } from './journal-body.js'
+import { readReliabilityBlock, writeReliabilityBlock } from '../test-support/reliability-block.js'
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
@@ -26,7 +27,23 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy()
   await sb.close()
+  if (process.env.UPDATE_RELIABILITY === '1' && figures.length) {
+    writeReliabilityBlock({
+      name: 'memory',
+      generatedBy: 'UPDATE_RELIABILITY=1 npx vitest run src/http/journal-memory.test.ts',
+      lines: [
+        `${REQUESTS} anonymous POSTs of ${BODY.length} bytes, alternating the base host's dispatcher and an api-host route, ${CONCURRENCY} at a time, in process; ${new Date().toISOString().slice(0, 10)}.`,
+        '',
+        '| figure | value |',
+        '| --- | ---: |',
+        ...figures.map(([label, value]) => `| ${label} | ${value} |`),
+      ],
+    })
+  }
 })
+
+/** What the run saw, for docs/reliability.md (`UPDATE_RELIABILITY=1`). */
+const figures: Array<[string, string]> = []
 
 function post(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,6 +83,10 @@ describe('memory under hostile traffic', () => {
     const grown = heapMb() - before
     console.log(`journal memory: ${REQUESTS} posts of ${BODY.length} bytes in ${seconds.toFixed(1)} s (${((user + system) / 1e6).toFixed(1)} s CPU), heap after GC ${before.toFixed(1)} -> ${(before + grown).toFixed(1)} MB (+${grown.toFixed(1)})`)
 
+    figures.push(
+      ['requests sent', String(REQUESTS)], ['answered 401', String(statuses.get(401) ?? 0)], ['answered 5xx', String([...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0))],
+      ['heap after GC before (MB)', before.toFixed(1)], ['heap after GC after (MB)', (before + grown).toFixed(1)], ['heap growth (MB)', grown.toFixed(1)], ['bound asserted (MB)', String(HEAP_BOUND_MB)],
+    )
     expect(Object.fromEntries(statuses)).toEqual({ 401: REQUESTS })
     expect(grown).toBeLessThan(HEAP_BOUND_MB)
     expect((await sb.api('GET', '/v1/me', { key: KEYS.owner })).status).toBe(200)
@@ -73,4 +94,11 @@ describe('memory under hostile traffic', () => {
     const [last] = await sb.control.journal({ status: 401, limit: 1 })
     expect(String(last.request.body).length).toBeLessThanOrEqual(ANONYMOUS_BODY_CAP)
   }, 180_000)
+
+  it('has the figures of a run in docs/reliability.md, within the bound', () => {
+    const rows = readReliabilityBlock('memory')
+    expect(rows, 'docs/reliability.md has no memory block').not.toBeNull()
+    expect(Number(rows!.get('heap growth (MB)')?.[0])).toBeLessThan(HEAP_BOUND_MB)
+    expect(rows!.get('answered 5xx')).toEqual(['0'])
+  })
 })
