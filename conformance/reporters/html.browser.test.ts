@@ -95,6 +95,11 @@ describe('the HTML report (as a file)', () => {
     expect(html).not.toMatch(/href="(https?:)?\/\//)
     expect(html).not.toContain(sandbox.keys.agent)
   })
+
+  it('shows only the prefix of a credential header, even for a key that is not a run secret', () => {
+    expect(html).not.toContain(sandbox.keys.owner)
+    expect(html).toContain(`authorization: Bearer ${sandbox.keys.owner.slice(0, 13)}…`)
+  })
 })
 
 describe.skipIf(!CHROMIUM)('the HTML report in Chromium', () => {

@@ -20,8 +20,17 @@ export function exchangeView(ex: Exchange, secrets: Secrets): string {
 function headersView(label: string, headers: Record<string, string> | undefined, secrets: Secrets): string {
   const entries = Object.entries(headers ?? {})
   if (entries.length === 0) return ''
-  const text = entries.map(([k, v]) => `${k}: ${v}`).join('\n')
+  const text = entries.map(([k, v]) => `${k}: ${CREDENTIAL_HEADERS.includes(k.toLowerCase()) ? maskCredential(v) : v}`).join('\n')
   return `<details class="body"><summary>${label} (${entries.length})</summary><pre tabindex="0">${esc(secrets.redact(text))}</pre></details>`
+}
+
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'x-service-key', 'cookie']
+
+/** A credential header keeps its scheme and the key's prefix only (the prefix is what the list shows). */
+function maskCredential(value: string): string {
+  const [scheme, token] = value.includes(' ') ? value.split(/ (.*)/) : ['', value]
+  const shown = (token ?? '').slice(0, 13)
+  return `${scheme ? `${scheme} ` : ''}${shown}${(token ?? '').length > shown.length ? '…' : ''}`
 }
 
 function bodyView(label: string, body: unknown, raw: string | undefined, secrets: Secrets): string {
