@@ -93,7 +93,7 @@ describe('signing in to a sandbox started with an admin token', () => {
 })
 
 describe('SignInGate: when the page asks for the admin token (the socket decides, never Host)', () => {
-  const req = (remoteAddress: string, host = '127.0.0.1:8080') => ({ socket: { remoteAddress }, headers: { host } }) as unknown as Request
+  const req = (remoteAddress: string, extra: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers: { host: '127.0.0.1:8080', ...extra } }) as unknown as Request
   it.each([
     ['no admin token, a loopback socket: one click', null, '127.0.0.1', false],
     ['no admin token, an IPv6 loopback socket: one click', null, '::1', false],
@@ -102,6 +102,13 @@ describe('SignInGate: when the page asks for the admin token (the socket decides
     ['an admin token, a remote socket: locked', TOKEN, '10.0.0.7', true],
   ])('%s', (_label, token, remote, locked) => {
     expect(new SignInGate(token).locked(req(remote))).toBe(locked)
+  })
+
+  it.each([
+    ['X-Forwarded-For', { 'x-forwarded-for': '198.51.100.4' }],
+    ['Forwarded', { forwarded: 'for=198.51.100.4' }],
+  ])('no admin token, a loopback socket relaying %s (a local proxy): locked', (_label, headers) => {
+    expect(new SignInGate(null).locked(req('127.0.0.1', headers))).toBe(true)
   })
 
   it.each([

@@ -10,7 +10,7 @@ export const MAX_TOKEN_ATTEMPTS = 5
  * to hosted MCP"). With an admin token set, or on a connection that is not from loopback, the page
  * first asks for the admin token (a form field, never a URL) and lists users and workspaces only
  * after it; on loopback without a token it stays one click. Loopback is the socket's address,
- * never the `Host` header.
+ * never the `Host` header, and a request relayed by a proxy is not loopback.
  */
 export class SignInGate {
   readonly #digest: Buffer | null
@@ -21,7 +21,9 @@ export class SignInGate {
 
   /** Whether this request must present the admin token before seeing accounts or getting a code. */
   locked(req: Request): boolean {
-    return this.#digest !== null || !isLoopbackAddress(req.socket.remoteAddress)
+    // A request relayed by a proxy (Forwarded, X-Forwarded-For) comes from whoever the proxy serves.
+    const relayed = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined
+    return this.#digest !== null || relayed || !isLoopbackAddress(req.socket.remoteAddress)
   }
 
   /** Whether an admin token is configured at all (off loopback without one, nobody can sign in). */
