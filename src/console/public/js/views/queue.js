@@ -80,10 +80,19 @@ export function render(main, app) {
     const ids = new Set(queue.entries.map((e) => e.id))
     for (const [id, el] of cards) if (!ids.has(id)) (el.remove(), cards.delete(id))
     for (const entry of queue.entries) {
-      if (cards.has(entry.id)) continue
+      // The effect is recomputed on every poll (the campaign may have changed): redraw a card whose words changed.
+      const stamp = JSON.stringify(entry.effect)
+      const existing = cards.get(entry.id)
+      if (existing?.dataset.stamp === stamp) continue
       const el = card(entry)
+      el.dataset.stamp = stamp
       cards.set(entry.id, el)
-      list.append(el)
+      if (!existing) list.append(el)
+      else {
+        const hadFocus = existing.contains(document.activeElement)
+        existing.replaceWith(el)
+        if (hadFocus) el.querySelector('h3').focus()
+      }
     }
     list.querySelector('.empty')?.remove()
     if (cards.size === 0) list.append(empty('No writes are waiting for review.'))
