@@ -1,4 +1,5 @@
 import { ENCODED_SECRET_MAX, redactText } from '../support/redact.js'
+import { jsonOrText } from '../support/json-or-text.js'
 
 /** Characters of each body (≈ bytes for ASCII) a journal entry keeps; the rest is dropped. */
 export const BODY_CAP = 64 * 1024
@@ -35,6 +36,35 @@ export function keepBody(body: string | Buffer, cap: number): KeptBody {
   const end = whole ? cap : Math.min(cap, masked.length - ENCODED_SECRET_MAX)
   const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
   return { text: kept, truncated: { bytes: Buffer.byteLength(body), kept_bytes: Buffer.byteLength(kept) } }
+}
+
+/** Deepest JSON a journal entry shows parsed; deeper bodies are shown as their text. */
+export const MAX_SHOWN_DEPTH = 100
+
+/**
+ * A kept body as reads show it: parsed JSON, or the text itself when it is not JSON or nests
+ * deeper than `MAX_SHOWN_DEPTH` (a 5 000-deep body would overflow the stack of every later read).
+ */
+export function shownBody(text: string): unknown {
+  // Nesting needs two characters a level: shorter text cannot be too deep.
+  return text.length > 2 * MAX_SHOWN_DEPTH && depthOf(text) > MAX_SHOWN_DEPTH ? text : jsonOrText(text)
+}
+
+/** The deepest nesting of brackets and braces outside JSON strings. */
+function depthOf(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)
+    else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return deepest
 }
 
 function dropLoneHighSurrogate(text: string): string {

@@ -77,6 +77,16 @@ describe('request journal', () => {
     expect(entry.request.truncated).toEqual({ bytes: body.length, kept_bytes: ANONYMOUS_BODY_CAP })
     expect(entry.request.body).toBe(body.slice(0, ANONYMOUS_BODY_CAP))
   })
+
+  it('shows a body nested deeper than it parses as its text, and keeps answering reads', async () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`
+    const shallow = `${'['.repeat(50)}1${']'.repeat(50)}`
+    for (const body of [deep, shallow]) await sb.base('POST', '/api/v1/tools/run', { key: KEYS.owner, body })
+    const page = await sb.base('GET', '/_sandbox/journal')
+    expect(page.status).toBe(200)
+    expect(page.body.entries.map((e: { request: { body: unknown } }) => typeof e.request.body)).toEqual(['string', 'object'])
+    expect(page.body.entries[0].request.body).toBe(deep)
+  })
 })
 
 describe('request journal byte budget', () => {

@@ -6,10 +6,9 @@ import type { Clock } from '../domain/ports.js'
 import { anyCredential } from './credentials.js'
 import { redactText } from '../support/redact.js'
 import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-record.js'
-import { jsonOrText } from '../support/json-or-text.js'
 import { iso } from '../domain/durations.js'
 import type { Truncation } from './journal-body.js'
-import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody } from './journal-body.js'
+import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody, shownBody } from './journal-body.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -243,5 +242,5 @@ function expand(e: StoredEntry): JournalEntry {
 function side(headers: Record<string, string>, body: string, truncated: Truncation | null): JournalEntry['request'] {
   // A cut body is not JSON any more: shown as the text kept.
   if (truncated) return { headers: { ...headers }, body, truncated: { ...truncated } }
-  return { headers: { ...headers }, body: jsonOrText(body) }
+  return { headers: { ...headers }, body: shownBody(body) }
 }
