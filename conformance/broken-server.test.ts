@@ -42,7 +42,8 @@ function keyListing(extra: (names: string[]) => { name: string }[]): Transform {
     if (req.method === 'POST' && req.path === '/api/v1/keys' && res.status >= 400) refused.push(String((JSON.parse(req.body || '{}') as { name?: unknown }).name))
     if (req.method !== 'GET' || req.path !== '/api/v1/keys' || res.status !== 200) return res
     const body = JSON.parse(res.body) as { keys: object[]; count: number }
-    const added = extra(refused).map((k, i) => ({ id: `key_extra${i}`, prefix: 'svc_test_xxx', scopes: ['reporting:read'], workspace_id: 'ws_acme', ...k }))
+    // Shaped like a key the caller can already see (same workspace, same fields): only id and name differ.
+    const added = body.keys.length ? extra(refused).map((k, i) => ({ ...body.keys[0], id: `key_extra${i}`, ...k })) : []
     return { ...res, body: JSON.stringify({ ...body, keys: [...added, ...body.keys], count: body.count + added.length }) }
   }
 }
@@ -87,7 +88,7 @@ describe('the runner catches a broken server', () => {
 
   it('a refused key creation that creates the key anyway fails exactly the scenarios that refuse one', async () => {
     const ids = await failing(keyListing((refused) => refused.map((name) => ({ name }))), ['scenarios/key'])
-    expect(ids).toEqual(expect.arrayContaining(['key.child-scopes-subset', 'key.expiry-bounds', 'key.grandchild-scope-escalation']))
+    expect(ids).toEqual(['key.child-scopes-subset', 'key.expiry-bounds', 'key.grandchild-scope-escalation', 'key.validated-before-key'])
   }, 120_000)
 
   it('keys other users create meanwhile (a shared target) fail no key scenario', async () => {
