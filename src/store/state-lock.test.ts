@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSandbox } from '../create-sandbox.js'
 import { openStore } from './lowdb-store.js'
 import { StateLockedError } from './state-lock.js'
@@ -80,6 +80,26 @@ describe('one writer per state file', () => {
     const store = await openStore({ file })
     expect(JSON.parse(await readFile(`${file}.owner`, 'utf8')).pid).toBe(process.pid)
     await store.close()
+  })
+
+  it('refuses to write once another process has taken its lock over, leaving the new holder\'s files alone', async () => {
+    const store = await openStore({ file })
+    store.users.insert({ id: 'usr_1', email: 'u@x.test', name: 'U', created_at: '2026-01-01T00:00:00.000Z' })
+    await store.commit()
+    // What a second process does when it finds this one's lock stale: replace the lock directory.
+    await rm(`${file}.lock`, { recursive: true })
+    await mkdir(`${file}.lock`)
+    // The holder notices at its next refresh (every second); until then a commit may still pass.
+    await vi.waitFor(async () => {
+      store.users.insert({ id: `usr_${Math.random()}`, email: 'v@x.test', name: 'V', created_at: '2026-01-01T00:00:00.000Z' })
+      await expect(store.commit()).rejects.toThrow(/lost the lock on .*state\.json.*refusing to write/)
+    }, { timeout: 5000, interval: 100 })
+    // From then on nothing is written: the change stays pending and every commit is refused.
+    const after = await readFile(file, 'utf8')
+    await expect(store.commit()).rejects.toThrow(/lost the lock/)
+    expect(await readFile(file, 'utf8')).toBe(after)
+    await store.close().catch(() => undefined)
+    expect(existsSync(`${file}.lock`)).toBe(true)
   })
 
   it('releases the lock when the state cannot be opened', async () => {
