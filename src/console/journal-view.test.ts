@@ -59,11 +59,22 @@ describe('console journal: dispatcher calls named, linked to their audit entry, 
   })
 
   it.each([
-    ['text the journal cut short', '{"script_name":"enable_camp'],
-    ['a truncation marker', { truncated: true, bytes: 70_000 }],
-  ])('reads no script from %s rather than guessing', (_name, body) => {
+    ['names the script from the kept part of a body the journal cut', '{"script_name":"google_ads_create_customer_match","platform":"google","args":["--emails","a@b', 'google_ads_create_customer_match', 'google'],
+    ['names nothing when the cut fell inside the script name', '{"platform":"google","script_name":"enable_camp', null, 'google'],
+    ['names nothing from an object that is not a dispatcher call', { truncated: true }, null, null],
+  ])('%s', (_name, body, script, platform) => {
     const entry = { request: { headers: {}, body }, response: { headers: {}, body: null } } as unknown as Parameters<typeof describeExchange>[0]
-    expect(describeExchange(entry)).toMatchObject({ script: null, platform: null, audit_id: null })
+    expect(describeExchange(entry)).toMatchObject({ script, platform, audit_id: null })
+  })
+
+  it('names the script of a dispatcher call whose body was over the journal’s cap', async () => {
+    const { app } = await withActivity()
+    const keys = Object.fromEntries(sandbox.ctx.worlds.keys().map((k) => [k.name, k.value]))
+    const huge = ['--campaign-id', '1', '--daily-budget', '5', '--note', 'x'.repeat(80_000)]
+    await request(app).post('/api/v1/tools/run').set('authorization', `Bearer ${keys.agent}`).send({ script_name: 'update_campaign_budget', platform: 'google', args: huge })
+    const { body } = await journal(app, '?script=update_campaign_budget')
+    expect(body.entries).toHaveLength(1)
+    expect(body.entries[0]).toMatchObject({ script: 'update_campaign_budget', platform: 'google', request: { truncated: { kept_bytes: 65_536 } } })
   })
 
   it('refuses an unknown filter instead of ignoring it', async () => {

@@ -40,20 +40,27 @@ function find(value: unknown, key: string, depth = 0): unknown {
   return undefined
 }
 
+/** `"name": "value"` read from JSON text that may end mid-way; null when the kept part does not hold it whole. */
+function fromText(body: string, name: string): string | null {
+  return new RegExp(`"${name}"\\s*:\\s*"([A-Za-z0-9_.-]{1,100})"`).exec(body)?.[1] ?? null
+}
+
 const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null)
 
 /**
  * What a dispatcher call was about, read from the journaled bodies: REST `{script_name, platform}`
- * or an MCP `tools/call` (`params.name`, `params.arguments`). A body the journal truncated (not an
- * object) yields nulls rather than a guess.
+ * or an MCP `tools/call` (`params.name`, `params.arguments`). A body the journal truncated is text:
+ * the fields are read from its kept part when they are there whole, else null rather than a guess.
  */
 export function describeExchange(entry: JournalEntry): ConsoleExchange {
   const body = entry.request.body
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : null
   const params = record?.method === 'tools/call' && record.params && typeof record.params === 'object' ? (record.params as Record<string, unknown>) : null
   const args = params?.arguments && typeof params.arguments === 'object' ? (params.arguments as Record<string, unknown>) : null
-  const script = text(record?.script_name) ?? text(args?.script_name) ?? text(params?.name)
-  const platform = text(record?.platform) ?? text(args?.platform)
+  // A body over the journal's cap is kept as text; its kept part usually still names the script.
+  const cut = typeof body === 'string' ? body : ''
+  const script = text(record?.script_name) ?? text(args?.script_name) ?? text(params?.name) ?? fromText(cut, 'script_name')
+  const platform = text(record?.platform) ?? text(args?.platform) ?? fromText(cut, 'platform')
   const auditId = text(find(entry.response.body, 'audit_id'))
   return { ...entry, script, platform, audit_id: auditId }
 }

@@ -4,6 +4,7 @@ import { badge, empty, field, h, json, mount, scrollRegion, select, time } from 
 import { liveFilter } from '../live-filter.js'
 
 const LIMIT = 200
+const kb = (bytes) => `${Math.round(bytes / 1024)} KB`
 
 export function render(main, app) {
   const form = h('form', { class: 'filters', 'aria-label': 'Filter the journal' },
@@ -51,7 +52,8 @@ export function render(main, app) {
     const row = h('tr', { class: e.fault ? 'fault' : '', dataset: { seq: e.seq } },
       h('td', {}, e.seq), h('td', {}, time(e.sandbox_time)), h('td', {}, e.host),
       h('td', { class: 'path' }, e.script ? [h('strong', { class: 'script' }, e.script), e.platform ? h('span', { class: 'muted' }, ` on ${e.platform}`) : null, h('br')] : null,
-        `${e.method} `, h('span', { class: 'mono' }, e.path), e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null),
+        `${e.method} `, h('span', { class: 'mono' }, e.path), e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null,
+        [['request', e.request.truncated], ['response', e.response.truncated]].map(([side, t]) => (t ? [' ', badge(`${side} body cut: ${kb(t.kept_bytes)} of ${kb(t.bytes)} kept`, 'expired')] : null))),
       h('td', {}, badge(String(e.status), statusKind)), h('td', { class: 'num' }, e.duration_ms),
       h('td', {}, e.key_prefix ? h('code', {}, `${e.key_prefix}…`) : '—'),
       h('td', {}, e.audit_id ? h('a', { href: `#audit/${encodeURIComponent(e.audit_id)}`, 'aria-label': `Audit entry ${e.audit_id}` }, e.audit_id) : '—'),
