@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import type { RunOptions } from '../../conformance/runner.js'
 import type { TargetSpec } from '../../conformance/targets.js'
 import { ScenarioLoadError } from '../../conformance/loader.js'
@@ -37,6 +38,11 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
     process.stderr.write(`conform: ${(error as Error).message}\n`)
     return 2
   }
+  // Checked before anything starts: `prism proxy` comes from a dev dependency (docs/conformance.md "Installing").
+  if (opts.contract === 'prism-proxy' && !resolvable('@stoplight/prism-cli/package.json')) {
+    process.stderr.write(`conform: ${missingModule({ code: 'MODULE_NOT_FOUND', message: "Cannot find module '@stoplight/prism-cli'" })}\n`)
+    return EXIT.usage
+  }
   // Loaded on use: the contract validator (Prism) costs seconds and ~100 MB that `serve` must not pay.
   const { runScenarios } = await import('../../conformance/runner.js')
   try {
@@ -57,6 +63,11 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
       const hint = opts.target ? await apiHostHint(opts.target) : null
       process.stderr.write(hint ? `conform: ${hint}\n` : `conform: target unreachable: ${error.message}\n`)
       return hint ? EXIT.usage : EXIT.unreachable
+    }
+    const missing = missingModule(error)
+    if (missing) {
+      process.stderr.write(`conform: ${missing}\n`)
+      return EXIT.usage
     }
     if (/--shard|invalid regular expression/i.test((error as Error).message)) {
       process.stderr.write(`conform: ${(error as Error).message}\n`)
@@ -79,3 +90,26 @@ function targetOf(opts: CliOptions): TargetSpec {
 function keysOf(keys: string[] = []): Record<string, string> {
   return Object.fromEntries(keys.map((k) => (k.includes('=') ? [k.slice(0, k.indexOf('=')), k.slice(k.indexOf('=') + 1)] : ['owner', k])))
 }
+
+/**
+ * A package this run needs is not installed. Only `--contract prism-proxy` should get here after
+ * `npm install --omit=dev`: it runs `@stoplight/prism-cli`, a dev dependency (docs/conformance.md
+ * "Installing").
+ */
+function missingModule(error: unknown): string | null {
+  const { code, message } = error as { code?: string; message?: string }
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return null
+  const name = /['"]((?:@[^/'"]+\/)?[^/'"]+)/.exec(message ?? '')?.[1] ?? 'a package'
+  const fix = name === '@stoplight/prism-cli' ? 'npm install --save-dev @stoplight/prism-cli@5.14.2 (or use --contract inline, the default)' : `npm install ${name}`
+  return `${name} is not installed; this run needs it: ${fix}`
+}
+
+function resolvable(specifier: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(specifier)
+    return true
+  } catch {
+    return false
+  }
+}
+
