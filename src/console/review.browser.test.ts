@@ -83,6 +83,9 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
       expect(text).toMatch(/Why held\s+The policy holds enable operations for review\. \(rule hold\.operation\)/)
       expect(text).toMatch(/Asked by\s+Olivia Owner · key “agent” svc_test_age… · via rest · \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/)
       expect(text).toMatch(/Expires\s+in 2d 23h \d\dm \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\)/)
+      // The words follow the campaign: after a budget cut elsewhere the card names the new amount.
+      expect((await runTool(sb, 'owner', 'update_campaign_budget', ['--campaign-id', enable.campaign.id, '--daily-budget', '42'])).status).toBe(200)
+      await card(page, enable.auditId).getByText('it starts spending up to 42.00 USD a day (+42.00 USD/day)').waitFor()
       await card(page, enable.auditId).getByRole('button', { name: /^Approve/ }).click()
       const status = page.getByRole('status')
       await status.filter({ hasText: 'Enter a reviewer name first' }).waitFor()
