@@ -5,6 +5,7 @@ import { getAuditEntry, publicAudit } from './audit.js'
 import { SandboxError } from './errors.js'
 import { iso } from './durations.js'
 import { executeWrite } from './writes.js'
+import { redactValue } from '../support/redact.js'
 
 /** Who reviews: a named person on the control plane (`key_id` null), or a key of another user of the workspace. */
 export interface Reviewer {
@@ -62,7 +63,8 @@ function claimReview(deps: Deps, request: ReviewRequest, action: 'approve' | 're
     const hint = entry.status === 'blocked' ? 'Approval cannot override a policy block.' : undefined
     throw new SandboxError('REVIEW_NOT_PENDING', { audit_id: entry.id, audit_status: entry.status, hint })
   }
-  const review = { by: request.reviewer.name, action, at: iso(deps.clock.now()), key_id: request.reviewer.key_id, ...(request.comment ? { comment: request.comment } : {}) }
+  // A key value pasted into a reviewer name or comment is stored masked, like one in write args (KEY-02).
+  const review = redactValue({ by: request.reviewer.name, action, at: iso(deps.clock.now()), key_id: request.reviewer.key_id, ...(request.comment ? { comment: request.comment } : {}) })
   return deps.store.audit.update(entry.id, { status: action === 'approve' ? 'approved' : 'rejected', review })
 }
 

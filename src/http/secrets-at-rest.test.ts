@@ -99,4 +99,16 @@ describe('secrets at rest, including disguised ones', () => {
     expect(approved.status).toBe('executed')
     expect(decodedAll(await sb.stateText())).not.toContain(key.slice(12))
   })
+
+  it('stores a key value pasted into a review comment masked', async () => {
+    await sb.control.setPolicy('ws_acme', {})
+    const key = keyFor('rvw')
+    const held = await sb.base('POST', '/api/v1/tools/run', { key: KEYS.owner, body: run(['Spring banner']) })
+    const rejected = await sb.base('POST', `/_sandbox/reviews/${held.body.audit_id}/reject`, { body: { reviewer: 'reviewer@acme.test', comment: `leaked ${percentUnderscores(key)}` } })
+    expect(rejected.status).toBe(200)
+    const state = decodedAll(await sb.stateText())
+    expect(state).not.toContain(key.slice(12))
+    expect(state).toContain(`leaked ${masked(key)}`)
+  })
 })
+
