@@ -89,6 +89,7 @@ function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: s
         capabilities: new Set(ALL),
         credentials: Object.fromEntries(reset.keys.map((k) => [k.name, k.value])),
         control,
+        adminToken: spec.adminToken,
         close: async () => undefined,
       }
     },

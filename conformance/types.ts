@@ -15,6 +15,8 @@ export interface Target {
   /** Named credentials (`auth: owner`): world keys on a sandbox, `--key name=value` on a real one. */
   credentials: Record<string, string>
   control: ControlClient | null
+  /** Admin token of a running sandbox (`--admin-token`): its MCP sign-in page asks for it. */
+  adminToken?: string
   close(): Promise<void>
 }
 

@@ -144,7 +144,8 @@ async function httpAuth(value: McpSpec['auth'], target: Target): Promise<Record<
   if (value.service_key !== undefined) out['x-service-key'] = credential(value.service_key, target)
   if (value.bearer !== undefined) out.authorization = `Bearer ${credential(value.bearer, target)}`
   if (value.authorization !== undefined) out.authorization = value.authorization
-  if (value.oauth) out.authorization = `Bearer ${(await signIn(target.baseUrl, value.oauth)).tokens.access_token}`
+  // A token-protected sandbox's sign-in page asks for its admin token first (docs/mcp.md).
+  if (value.oauth) out.authorization = `Bearer ${(await signIn(target.baseUrl, { ...value.oauth, adminToken: target.adminToken })).tokens.access_token}`
   return out
 }
 
