@@ -17,7 +17,7 @@ vi.mock('node:fs', async (importOriginal) => {
       paths.set(fd, path)
       return fd
     },
-    writeSync: (fd: number, text: string) => (ops.push(`write ${name(fd)}`), fs.writeSync(fd, text)),
+    writeSync: (fd: number, ...rest: [Buffer, number, number]) => (ops.push(`write ${name(fd)}`), fs.writeSync(fd, ...rest)),
     fsyncSync: (fd: number) => (ops.push(`fsync ${name(fd)}`), fs.fsyncSync(fd)),
     fdatasyncSync: (fd: number) => (ops.push(`fdatasync ${name(fd)}`), fs.fdatasyncSync(fd)),
     renameSync: (from: string, to: string) => (ops.push(`rename ${from} -> ${to}`), fs.renameSync(from, to)),
@@ -42,7 +42,7 @@ const shown = () => ops.map((op) => op.replaceAll(`${dir}/`, '').replaceAll(dir,
 
 describe('durability: what reaches the disk before a write returns', () => {
   it('fsync: a replaced file is fsynced before its rename and its directory after it', async () => {
-    replaceFile(join(dir, 'state.json'), '{"a":1}', 'fsync')
+    replaceFile(join(dir, 'state.json'), '{"a":1}', { durability: 'fsync' })
     expect(shown()).toEqual(['write state.json.tmp', 'fsync state.json.tmp', 'rename state.json.tmp -> state.json', 'fsync <dir>'])
     expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe('{"a":1}')
   })
@@ -56,7 +56,7 @@ describe('durability: what reaches the disk before a write returns', () => {
   })
 
   it('process (default): the same writes and rename, never an fsync', async () => {
-    replaceFile(join(dir, 'state.json'), '{}', 'process')
+    replaceFile(join(dir, 'state.json'), '{}', { durability: 'process' })
     appendToFile(join(dir, 'state.json.log'), 'one\n', 'process')
     expect(shown()).toEqual(['write state.json.tmp', 'rename state.json.tmp -> state.json', 'write state.json.log'])
   })

@@ -14,10 +14,11 @@ export type Durability = 'process' | 'fsync'
 export const DURABILITIES: readonly Durability[] = ['process', 'fsync']
 
 /** Replaces a file whole: a temp file beside it, then a rename over it (never a half-written file). */
-export function replaceFile(path: string, text: string, durability: Durability, tmp = `${path}.tmp`): void {
+export function replaceFile(path: string, text: string, options: { durability: Durability; tmp?: string }): void {
+  const { durability, tmp = `${path}.tmp` } = options
   const fd = openSync(tmp, 'w')
   try {
-    writeSync(fd, text)
+    writeAll(fd, text)
     // The data must be on disk before the rename is, or a power cut can leave the new name empty.
     if (durability === 'fsync') fsyncSync(fd)
   } finally {
@@ -33,13 +34,19 @@ export function appendToFile(path: string, text: string, durability: Durability)
   let created = false
   try {
     created = durability === 'fsync' && fstatSync(fd).size === 0
-    writeSync(fd, text)
+    writeAll(fd, text)
     if (durability === 'fsync') fdatasyncSync(fd)
   } finally {
     closeSync(fd)
   }
   // A file created by this append also needs its directory entry on disk.
   if (created) syncDirectory(dirname(path))
+}
+
+// writeSync may write less than asked (as fs.writeFileSync knows): loop until every byte is out.
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done)
 }
 
 /** Makes a rename or a file creation in `dir` durable (POSIX: fsync the directory). */
@@ -71,6 +78,6 @@ export class JsonDocumentFile<T> implements SyncAdapter<T> {
   }
 
   write(data: T): void {
-    replaceFile(this.path, JSON.stringify(data), this.durability, join(dirname(this.path), `.${basename(this.path)}.tmp`))
+    replaceFile(this.path, JSON.stringify(data), { durability: this.durability, tmp: join(dirname(this.path), `.${basename(this.path)}.tmp`) })
   }
 }

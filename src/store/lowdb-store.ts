@@ -79,7 +79,7 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
     if (TABLE_LAYOUT[name] === 'doc') tables[name].load((db.data[name] as Array<{ id: string }>) ?? [])
   }
   // A log with many superseded versions is compacted once at open, never on the write path.
-  if (logPath && (await replayLog(logPath, tables)).superseded > 1000) replaceFile(logPath, allLogLines(tables), durability)
+  if (logPath && (await replayLog(logPath, tables)).superseded > 1000) replaceFile(logPath, allLogLines(tables), { durability })
 
   function snapshot(): Snapshot {
     const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
@@ -101,7 +101,7 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
       // async step (open, write, close, rename) waited for a busy event loop to come round
       // (≈ 3.5 ms per flush under load, bench/README.md), and every waiting request with it.
       if (writeDoc) writeDocument()
-      if (logPath && fullLog) replaceFile(logPath, lines, durability)
+      if (logPath && fullLog) replaceFile(logPath, lines, { durability })
       if (logPath && !fullLog && lines) appendToFile(logPath, lines, durability)
     } catch (error) {
       // Keep the change pending so the next commit retries it; the waiting requests see the error.

@@ -68,7 +68,7 @@ export async function lockStateFile(file: string): Promise<StateLock> {
     })
   }
   const me: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
-  replaceFile(ownerFile, `${JSON.stringify(me)}\n`, 'process')
+  replaceFile(ownerFile, `${JSON.stringify(me)}\n`, { durability: 'process' })
   let released = false
   return {
     lost: () => lost,
