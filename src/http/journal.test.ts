@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP } from './journal-body.js'
+import { Journal, exchangeEntry } from './journal.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
@@ -103,3 +104,24 @@ describe('request journal byte budget', () => {
     }
   })
 })
+
+describe('Journal', () => {
+  const exchange = (body: string) => exchangeEntry({
+    host: 'api', started: performance.now(), sandboxMs: 0, path: '/v1/me', query: {}, status: 200,
+    req: { method: 'POST', headers: { authorization: `Bearer ${KEYS.owner}` } }, res: { getHeader: () => undefined },
+    requestBody: body, responseText: '', fault: null,
+  })
+
+  it('keeps the newest entry even when it alone is over the byte budget, and counts nothing once cleared', () => {
+    const journal = new Journal({ maxBytes: 2_000 })
+    journal.record(exchange('a'.repeat(300)))
+    journal.record(exchange('b'.repeat(300)))
+    expect(journal.usage.entries).toBe(2)
+    journal.record(exchange('c'.repeat(5_000)))
+    expect(journal.query().entries.map((e) => String(e.request.body)[0])).toEqual(['c'])
+    expect(journal.usage.bytes).toBeGreaterThan(5_000)
+    journal.clear()
+    expect(journal.usage).toEqual({ entries: 0, bytes: 0 })
+  })
+})
+

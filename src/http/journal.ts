@@ -13,7 +13,8 @@ import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody, shownBody } from './journal-bod
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
 
-// What an entry costs besides its text: the object, its numbers and record slots (measured ~200 bytes).
+// What an entry costs besides its text (object, numbers, record slots): with 256 the accounting stays
+// a little above the heap measured (docs/reliability.md, Memory bounds).
 const ENTRY_OVERHEAD = 256
 
 /**
