@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { CHROMIUM, SKIP_REASON, launchChromium, withPage } from './test-support/browser.js'
-import { audit, auditLog, holdBudgetRaise, holdEnable, openConsole, runTool } from './test-support/console-page.js'
+import { audit, auditLog, axeViolations, holdBudgetRaise, holdEnable, openConsole, runTool } from './test-support/console-page.js'
 
 let browser: Browser
 let sandbox: RunningSandbox | undefined
@@ -44,6 +44,7 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
       const dialog = page.getByRole('dialog')
       expect(await dialog.innerText()).toContain(`start spending up to ${enable.campaign.daily_budget.toFixed(2)} USD a day (+${enable.campaign.daily_budget.toFixed(2)} USD/day)`)
       expect((await focused(page)).text).toBe('Cancel')
+      expect(await axeViolations(page)).toEqual([])
       await pressEnter(page, 1)
       await dialog.waitFor({ state: 'detached' })
       expect((await audit(sb, enable.auditId)).status).toBe('pending_review')

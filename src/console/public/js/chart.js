@@ -43,7 +43,8 @@ function metricChart(m, days, partialDate) {
     series: [
       {},
       { label: m.label, stroke: m.color, width: 2, fill: `${m.color}22`, points: { size: 5, fill: m.color } },
-      { label: `${m.label} today (partial)`, stroke: m.color, width: 2, dash: [5, 4], points: { size: 7, fill: '#fff', stroke: m.color } },
+      // Only today's point is hollow; yesterday's (the segment's start) keeps its solid point.
+      { label: `${m.label} today (partial)`, stroke: m.color, width: 2, dash: [5, 4], points: { size: 7, fill: '#fff', stroke: m.color, filter: () => [values.length - 1] } },
     ],
   }
   // uPlot measures nothing itself: size it to its cell once attached, and again when the cell resizes.
