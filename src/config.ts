@@ -13,6 +13,7 @@ export interface EnvConfig {
   journalFile?: string
   journalMaxBytes?: string
   durability?: string
+  mcpPageSize?: string
 }
 
 export const ENV_NAMES: Record<keyof EnvConfig, string> = {
@@ -27,6 +28,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   journalFile: 'SANDBOX_JOURNAL_FILE',
   journalMaxBytes: 'SANDBOX_JOURNAL_MAX_BYTES',
   durability: 'SANDBOX_DURABILITY',
+  mcpPageSize: 'SANDBOX_MCP_PAGE_SIZE',
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

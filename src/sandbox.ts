@@ -57,6 +57,8 @@ export interface SandboxOptions {
   wall?: () => number
   /** What an acknowledged write survives: `process` (default: kill -9) or `fsync` (power loss too). */
   durability?: Durability
+  /** Tools per hosted-MCP `tools/list` page (`serve --mcp-page-size`); default every tool on one page. */
+  mcpPageSize?: number
 }
 
 /** Everything built, nothing listening. */
@@ -145,7 +147,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   const baseApp = createBaseApp(ctx, {
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
-    mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp(), mountContract],
+    mounts: [mountFaults('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
     control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
     pages: [mountConsolePages],
   })

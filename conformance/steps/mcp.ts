@@ -25,7 +25,9 @@ const auth = z.union([
  * `mcp`: one MCP operation, over hosted MCP (`{base_url}/mcp`, Streamable HTTP, raw JSON-RPC so a
  * refused connection shows its HTTP status and headers) or over the local stdio server
  * (`adops-sandbox mcp`, key in SERVICE_API_KEY). `auth: <name>` sends `X-Service-Key` on HTTP.
- * The result body of `tool` is `{isError, structured, text}`; of `list_tools`, `{tools, count}`.
+ * The result body of `tool` is `{isError, structured, text}`; of `list_tools`, `{tools, count,
+ * pages, next_cursor}`: every page unless `follow_cursor: false` (one `tools/list`, as a client that
+ * ignores `nextCursor` sees it). `page_size` starts the stdio server with `--mcp-page-size`.
  */
 export const mcpSchema = z.strictObject({
   transport: z.enum(['http', 'stdio']).default('http'),
@@ -34,8 +36,12 @@ export const mcpSchema = z.strictObject({
   tool: z.string().optional(),
   arguments: z.record(z.string(), z.unknown()).default({}),
   list_tools: z.literal(true).optional(),
+  follow_cursor: z.boolean().default(true),
+  page_size: z.number().int().positive().optional(),
   timeout: duration.default('30s'),
 }).refine((s) => (s.tool === undefined) !== (s.list_tools === undefined), 'give exactly one of `tool` or `list_tools`')
+  // Hosted MCP's page size is the running sandbox's (`serve --mcp-page-size`); only a spawned stdio server takes one per step.
+  .refine((s) => s.page_size === undefined || s.transport === 'stdio', '`page_size` applies to `transport: stdio` only (hosted MCP pages as `serve --mcp-page-size` says)')
 
 export type McpSpec = z.output<typeof mcpSchema>
 
@@ -64,13 +70,15 @@ async function runHttp(s: McpSpec, target: Target): Promise<StepSubject> {
     const tools: unknown[] = []
     let cursor: string | undefined
     let last: Rpc = init
-    for (let page = 0; page === 0 || (cursor && page < 20); page++) {
-      last = await post({ jsonrpc: '2.0', id: 10 + page, method: 'tools/list', params: cursor ? { cursor } : {} }, session)
+    let pages = 0
+    do {
+      last = await post({ jsonrpc: '2.0', id: 10 + pages, method: 'tools/list', params: cursor ? { cursor } : {} }, session)
       if (!last.body?.result) return { status: last.status, headers: last.headers, body: last.body }
       tools.push(...last.body.result.tools)
       cursor = last.body.result.nextCursor
-    }
-    return { status: last.status, headers: last.headers, body: { tools, count: tools.length }, notes: [`tools/list over ${url}`] }
+      pages++
+    } while (s.follow_cursor && cursor && pages < MAX_PAGES)
+    return { status: last.status, headers: last.headers, body: listed(tools, pages, cursor), notes: [`tools/list over ${url} (${pages} page(s))`] }
   }
   const called = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: s.tool, arguments: s.arguments } }, session)
   return { status: called.status, headers: called.headers, body: toolBody(called.body), notes: [`tools/call ${s.tool} over ${url}`] }
@@ -82,7 +90,7 @@ async function runStdio(s: McpSpec, target: Target): Promise<StepSubject> {
   const main = fileURLToPath(new URL(`../../src/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url))
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(main.endsWith('.ts') ? ['--import', 'tsx'] : []), main, 'mcp', '--log-level', 'warn'],
+    args: [...(main.endsWith('.ts') ? ['--import', 'tsx'] : []), main, 'mcp', '--log-level', 'warn', ...(s.page_size ? ['--mcp-page-size', String(s.page_size)] : [])],
     env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_API_URL: target.apiUrl, ...(key ? { SERVICE_API_KEY: key } : {}) },
     stderr: 'ignore',
   })
@@ -93,18 +101,28 @@ async function runStdio(s: McpSpec, target: Target): Promise<StepSubject> {
     if (s.list_tools) {
       const tools: unknown[] = []
       let cursor: string | undefined
+      let pages = 0
       do {
         const page = await client.listTools(cursor ? { cursor } : {}, options)
         tools.push(...page.tools)
         cursor = page.nextCursor
-      } while (cursor)
-      return { status: 200, body: { tools, count: tools.length }, notes: ['tools/list over stdio'] }
+        pages++
+      } while (s.follow_cursor && cursor && pages < MAX_PAGES)
+      return { status: 200, body: listed(tools, pages, cursor), notes: [`tools/list over stdio (${pages} page(s))`] }
     }
     const result = await client.callTool({ name: s.tool as string, arguments: s.arguments }, undefined, options)
     return { status: 200, body: toolBody({ result }), notes: [`tools/call ${s.tool} over stdio (adops-sandbox mcp)`] }
   } finally {
     await client.close()
   }
+}
+
+// A server that keeps handing out cursors must not keep the step busy forever.
+const MAX_PAGES = 20
+
+/** `next_cursor` is what the last page read said: null once the list is complete. */
+function listed(tools: unknown[], pages: number, cursor: string | undefined) {
+  return { tools, count: tools.length, pages, next_cursor: cursor ?? null }
 }
 
 function toolBody(message: any): unknown {

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander'
 import pino from 'pino'
 import { readEnv, readServiceEnv } from '../config.js'
+import { mcpPageSizeOption } from './mcp-page-size.js'
 
 /**
  * `adops-sandbox mcp`: the local stdio MCP server (MCP-04). Key from `SERVICE_API_KEY`; targets
@@ -14,11 +15,12 @@ export function mcpCommand(): Command {
     .addOption(new Option('--api-url <url>', '{api_url} of the service').default(service.apiUrl))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(readEnv().logLevel ?? 'info')
       .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']))
-    .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string }) => {
+    .addOption(mcpPageSizeOption())
+    .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string; mcpPageSize?: number }) => {
       const logger = pino({ level: flags.logLevel }, pino.destination(2))
       // Loaded here: the MCP SDK is a large import every other command can do without.
       const { runStdioServer } = await import('../mcp/stdio.js')
-      await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger })
+      await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger, pageSize: flags.mcpPageSize })
       process.exit(0)
     })
 }

@@ -6,6 +6,7 @@ import type { Durability } from '../sandbox.js'
 import { JOURNAL_MAX_BYTES } from '../http/journal.js'
 import { isLoopback, listen } from '../runtime/listen.js'
 import { renderBanner } from './banner.js'
+import { mcpPageSizeOption } from './mcp-page-size.js'
 import type { BannerInfo } from './banner.js'
 
 /** `adops-sandbox serve`: both hosts on one state, until Ctrl-C. */
@@ -25,6 +26,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--journal-file <file>', 'also append the journal as JSONL').env('SANDBOX_JOURNAL_FILE'))
     .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(integer).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
+    .addOption(mcpPageSizeOption())
     .option('--json', 'print the start-up banner as one JSON line')
     .action(runServe)
 }
@@ -42,6 +44,7 @@ interface ServeFlags {
   journalMaxBytes: number
   durability: Durability
   logLevel: string
+  mcpPageSize?: number
   json?: boolean
 }
 
@@ -53,6 +56,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
+    mcpPageSize: flags.mcpPageSize,
   }).catch((error: Error) => fail(error.message))
   const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))

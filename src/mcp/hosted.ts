@@ -15,7 +15,7 @@ import { hostGuard, originGuard } from './request-guard.js'
 import { SignInGate } from './sign-in-gate.js'
 
 export interface HostedMcpOptions {
-  /** Tools per `tools/list` page. */
+  /** Tools per `tools/list` page (`serve --mcp-page-size`); default every tool on one page. */
   pageSize?: number
 }
 

@@ -3,6 +3,7 @@ import type { Express, Router } from 'express'
 import type { AppContext } from '../http/context.js'
 import type { HostedMcpOptions } from './hosted.js'
 import { isHostedMcpPath } from './hosted-paths.js'
+import { checkPageSize } from './page-size.js'
 
 /**
  * Hosted MCP (`hostedMcp`) loaded on its first request: the MCP SDK and its OAuth server are the
@@ -11,6 +12,8 @@ import { isHostedMcpPath } from './hosted-paths.js'
  * middleware order; only the first MCP request waits for the load.
  */
 export function lazyHostedMcp(options: HostedMcpOptions = {}) {
+  // A bad page size fails the build, not the first MCP request.
+  checkPageSize(options.pageSize)
   return (app: Express, ctx: AppContext): void => {
     let loaded: Promise<Router> | null = null
     const load = () => (loaded ??= import('./hosted.js').then(({ hostedMcp }) => {

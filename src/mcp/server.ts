@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTool, ToolCall } from './tool-table.js'
 import { MCP_TOOLS } from './tool-table.js'
+import { checkPageSize } from './page-size.js'
 
 /** What a backend answers: the HTTP status the same call gets over REST, and its JSON body. */
 export interface ToolOutcome {
@@ -19,13 +20,15 @@ export interface ToolBackend {
 
 export interface McpServerOptions {
   backend: ToolBackend
-  /** Tools per `tools/list` page; clients follow `nextCursor`. */
+  /**
+   * Tools per `tools/list` page (a positive integer). Default: every tool on one page, so a client
+   * that never follows `nextCursor` still sees them all (issue 19; docs/mcp.md).
+   */
   pageSize?: number
   version?: string
 }
 
 const SERVER_NAME = 'adops-sandbox'
-const DEFAULT_PAGE_SIZE = 5
 
 /**
  * One MCP server over the tool table (MCP-05): the same tools, annotations and result shapes on
@@ -44,7 +47,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return renderOutcome(outcome)
     })
   }
-  pageToolList(server, options.pageSize ?? DEFAULT_PAGE_SIZE)
+  pageToolList(server, checkPageSize(options.pageSize) ?? MCP_TOOLS.length)
   return server
 }
 
@@ -68,7 +71,8 @@ function summarize(body: Record<string, unknown>): string {
   return typeof body.status === 'string' ? `status: ${body.status}` : 'ok'
 }
 
-// McpServer lists every tool in one answer; the hosted service pages with cursors, so we do too.
+// Our own handler, not McpServer's: it pages with opaque cursors when a page size is set, and still
+// accepts a cursor when it is not, so clients that rehearse paging work against either.
 function pageToolList(server: McpServer, pageSize: number): void {
   const tools = MCP_TOOLS.map(describe)
   server.server.removeRequestHandler('tools/list')

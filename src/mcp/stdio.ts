@@ -11,6 +11,8 @@ export interface StdioOptions {
   apiUrl: string
   /** Logs go to stderr only: stdout carries the protocol. */
   logger: Logger
+  /** Tools per `tools/list` page (`--mcp-page-size`); default every tool on one page. */
+  pageSize?: number
 }
 
 /**
@@ -22,6 +24,7 @@ export async function runStdioServer(options: StdioOptions): Promise<void> {
   const client = options.apiKey ? new RestClient({ apiKey: options.apiKey, baseUrl: options.baseUrl, apiUrl: options.apiUrl }) : null
   const backend = restBackend(client, { baseUrl: options.baseUrl })
   const server = createMcpServer({
+    pageSize: options.pageSize,
     backend: {
       async run(call, context) {
         const outcome = await backend.run(call, context)
