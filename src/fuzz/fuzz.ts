@@ -9,6 +9,7 @@ import type { Pools } from './requests.js'
 import { checkExchange, createdValue } from './invariants.js'
 import type { Violation, ViolationKind } from './invariants.js'
 import { startFuzzTarget } from './target.js'
+import { REGRESSIONS } from './regressions.js'
 import type { FuzzTarget, RawRequest, RawResponse } from './target.js'
 
 /** The fixed seed `npm test` runs with; `FUZZ_SEED` or `--seed` picks another. */
@@ -97,7 +98,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
       })
       if (count % 1000 === 0) options.onProgress?.(figures)
       if (unexplained.length) throw new Error(`${describe(req)}\n -> ${res.status} ${res.text.slice(0, 300)}\n${unexplained.map((v) => `${v.kind}: ${v.detail}`).join('\n')}`)
-    }), { seed, numRuns: options.runs, endOnFailure: true })
+    }), { seed, numRuns: options.runs, endOnFailure: true, examples: REGRESSIONS.map((req) => [req]) })
   } finally {
     await target.close()
   }

@@ -6,6 +6,7 @@ import type { Listening } from '../runtime/listen.js'
 import { buildSandbox } from '../sandbox.js'
 import type { Sandbox } from '../sandbox.js'
 import { TABLE_NAMES } from '../store/layout.js'
+import { sequentialIds } from '../runtime/ids.js'
 
 /** The admin token the fuzz target runs with: the control plane refuses anyone without it. */
 export const ADMIN_TOKEN = 'fuzz-admin-token-0123456789'
@@ -40,7 +41,8 @@ export interface FuzzTarget {
 }
 
 export async function startFuzzTarget(world = 'default'): Promise<FuzzTarget> {
-  const sb = await buildSandbox({ world, adminToken: ADMIN_TOKEN })
+  // Sequential ids: the same seed draws the same ids, so a failure replays exactly.
+  const sb = await buildSandbox({ world, adminToken: ADMIN_TOKEN, ids: sequentialIds() })
   const servers: Listening[] = [await listen(sb.baseListener, '127.0.0.1', 0), await listen(sb.apiListener, '127.0.0.1', 0)]
   const urls = { base: servers[0].url, api: servers[1].url }
   sb.ctx.urls = urls
