@@ -19,24 +19,36 @@ export const SURFACE_HEADERS = {
 
 export type Surface = keyof typeof SURFACE_HEADERS
 
+// The lengths of every credential header name: most header lines are skipped without lower-casing.
+const NAME_LENGTHS = new Set<number>(SURFACE_HEADERS.tools.map((h) => h.length))
+
 /**
  * The one credential of a request on `surface`, or null (AUTH-01, AUTH-02). Two different keys in
  * accepted headers, or in two lines of the same header, is 400 `MULTIPLE_CREDENTIALS`; the same key
  * twice is fine (RULES.md Authentication, sandbox decision).
  */
 export function readCredential(req: WithHeaders, surface: Surface): string | null {
-  const found = new Map<string, Set<string>>()
-  for (const header of SURFACE_HEADERS[surface]) {
-    for (const line of headerLines(req, header)) {
-      const value = credentialIn(header, line)
-      if (value) found.set(header, (found.get(header) ?? new Set()).add(value))
-    }
+  const accepted: readonly string[] = SURFACE_HEADERS[surface]
+  const lines = req.rawHeaders ?? keptLines(req)
+  let credential: string | null = null
+  let different = false
+  const seen = new Set<string>()
+  // One pass over the raw lines; a name is lower-cased only when its length could match.
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i]
+    if (!NAME_LENGTHS.has(name.length)) continue
+    const header = name.toLowerCase()
+    if (!accepted.includes(header)) continue
+    const value = credentialIn(header, lines[i + 1])
+    if (!value) continue
+    seen.add(header)
+    if (credential === null) credential = value
+    else if (value !== credential) different = true
   }
-  const distinct = new Set([...found.values()].flatMap((values) => [...values]))
-  if (distinct.size > 1) {
-    throw new SandboxError('MULTIPLE_CREDENTIALS', { headers: [...found.keys()].map(displayName) })
+  if (different) {
+    throw new SandboxError('MULTIPLE_CREDENTIALS', { headers: accepted.filter((h) => seen.has(h)).map(displayName) })
   }
-  return distinct.values().next().value ?? null
+  return credential
 }
 
 /** The credential-looking value of a header, used by the journal for a prefix only. */
@@ -53,16 +65,9 @@ function headerValue(req: WithHeaders, header: string): string | null {
   return credentialIn(header, Array.isArray(raw) ? raw[0] : raw)
 }
 
-// Every line of `header` as sent; without raw headers, what Node kept.
-function headerLines(req: WithHeaders, header: string): string[] {
-  const raw = req.rawHeaders
-  if (!raw) {
-    const value = req.headers[header]
-    return value === undefined ? [] : Array.isArray(value) ? value : [value]
-  }
-  const lines: string[] = []
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === header.length && raw[i].toLowerCase() === header) lines.push(raw[i + 1])
-  return lines
+// Without raw headers (a test double), the lines Node kept, in raw-header form.
+function keptLines(req: WithHeaders): string[] {
+  return Object.entries(req.headers).flatMap(([name, value]) => (value === undefined ? [] : Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, value]))
 }
 
 function credentialIn(header: string, line: string | undefined): string | null {
