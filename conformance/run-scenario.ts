@@ -177,8 +177,9 @@ class StepRunner {
     for (const [name, spec] of Object.entries(step.capture ?? {})) {
       const value = typeof spec === 'string' ? queryPath(subject.body, spec)
         : 'header' in spec ? subject.headers?.[spec.header.toLowerCase()] : queryPath(subject.body, spec.jsonpath)
+      // A failed capture stays unset, so a teardown step that needs it is skipped, not run with a hole.
       if (value === undefined) failures.push(`capture \`${name}\`: nothing at ${JSON.stringify(spec)}`)
-      captured[name] = value
+      else captured[name] = value
     }
     for (const name of step.secret ?? []) {
       this.#own.add(name, captured[name])

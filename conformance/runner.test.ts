@@ -67,6 +67,15 @@ describe('runScenarios', { timeout: 90_000 }, () => {
     expect(merged.coverage.rules.find((r) => r.id === 'KEY-09')?.scenarios).toEqual([{ id: 'fx.sandbox', outcome: 'passed' }])
   })
 
+  it('skips a teardown step whose capture never happened, and keeps the first failure as the reason', async () => {
+    const run = await runScenarios({ ...quiet, paths: [`${FX}/_more/T-01-teardown.yaml`] })
+    const [result] = run.scenarios
+    expect(result.outcome).toBe('failed')
+    expect(result.reason).toMatch(/^child: request POST \/api\/v1\/keys: status: expected 201, got 403/)
+    expect(result.steps.map((s) => s.outcome)).toEqual(['failed', 'skipped'])
+    expect(result.steps[1].reason).toMatch(/child\.key_id/)
+  })
+
   it('retries a step until its expectation holds, and reports the attempts', async () => {
     const run = await runScenarios({ ...quiet, paths: [`${FX}/_more/R-01-retry.yaml`] })
     const [, retried, , exhausted] = run.scenarios[0].steps
