@@ -8,7 +8,7 @@ const deep = (depth: number) => Buffer.from(`${'['.repeat(depth)}${']'.repeat(de
  * Requests that once broke an invariant (docs/reliability.md, Known findings), replayed in order
  * before the random ones of every fuzz run, so a fixed finding stays fixed whatever the seed.
  */
-export const REGRESSIONS: RawRequest[] = [
+const REQUESTS: RawRequest[] = [
   // 500: the admin token compared byte-wise with a header of the same length in characters (762d0ef).
   { host: 'base', method: 'GET', path: '/_sandbox/info', headers: { 'x-sandbox-admin': Buffer.from(`${ADMIN_TOKEN.slice(0, -1)}é`).toString('latin1') } },
   { host: 'base', method: 'HEAD', path: '/_sandbox/outbox', headers: { 'x-sandbox-admin': Buffer.from(`${ADMIN_TOKEN.slice(0, -1)}é`).toString('latin1') } },
@@ -18,4 +18,6 @@ export const REGRESSIONS: RawRequest[] = [
   { host: 'base', method: 'POST', path: '/api/v1/tools/run', headers: { 'content-type': 'application/json', authorization: `Bearer ${OWNER}` }, body: deep(5000) },
   { host: 'base', method: 'GET', path: '/_sandbox/journal', headers: { 'x-sandbox-admin': ADMIN_TOKEN } },
   { host: 'base', method: 'HEAD', path: '/_sandbox/journal', headers: { 'x-sandbox-admin': ADMIN_TOKEN } },
-].map((req) => ({ ...req, operation: 'regression' }))
+]
+
+export const REGRESSIONS: RawRequest[] = REQUESTS.map((req) => ({ ...req, operation: 'regression' }))
