@@ -15,12 +15,15 @@ describe('describeEffect: what approving a held write does, and when the console
       { raises_spend: false, spend_delta: -110, confirm: null }],
     ['a create names the new budget', 'create', ['--campaign-name', 'New', '--daily-budget', '50'], null,
       { raises_spend: true, spend_delta: 50, confirm: 'Create campaign “New” with a daily budget of 50.00 EUR (up to +50.00 EUR/day once enabled)?' }],
+    ['a create without a budget (a conversion action) still asks', 'create', ['--name', 'Purchase'], null,
+      { raises_spend: true, spend_delta: null, confirm: 'Create what google_ads_create_conversion makes, which campaigns can spend money on?' }],
+    ['a budget write without an amount asks, never reads it as 0', 'budget', ['--campaign-id', 'c1'], campaign('ENABLED', 210), { raises_spend: true, spend_delta: null }],
     ['a creative change can raise spend', 'creative', ['--campaign-id', 'c1'], campaign('ENABLED', 35), { raises_spend: true, spend_delta: null }],
     ['an audience can raise spend', 'audience', [], null, { raises_spend: true }],
     ['a pause stops spend without asking', 'pause', ['--campaign-id', 'c1'], campaign('ENABLED', 35), { raises_spend: false, spend_delta: -35, confirm: null }],
     ['a removal of an enabled campaign stops its spend', 'remove', ['--campaign-id', 'c1'], campaign('ENABLED', 35), { raises_spend: false, spend_delta: -35 }],
   ] as const)('%s', (_name, operation, args, c, expected) => {
-    const effect = describeEffect({ operation, args: [...args], script: 'x' }, c, 'EUR')
+    const effect = describeEffect({ operation, args: [...args], script: 'google_ads_create_conversion' }, c, 'EUR')
     expect(effect).toMatchObject(expected)
     expect(effect.summary.length).toBeGreaterThan(10)
     expect(effect.raises_spend).toBe(effect.confirm !== null)
