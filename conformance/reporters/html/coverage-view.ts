@@ -4,7 +4,7 @@ import { esc } from '../format.js'
 import { inlineMarkdown } from './markdown.js'
 import { statusOf } from './scenario-view.js'
 
-type RuleState = 'passing' | 'failing' | 'not run' | 'not covered' | 'excluded'
+type RuleState = RuleCoverage['state'] | 'excluded'
 const STATE_CLASS: Record<RuleState, string> = { passing: 'passed', failing: 'failed', 'not run': 'skipped', 'not covered': 'failed', excluded: 'skipped' }
 const MARK = { failed: '✗', known: '◐', passed: '✓', skipped: '–', 'not run': '○' } as const
 
@@ -15,7 +15,7 @@ const MARK = { failed: '✗', known: '◐', passed: '✓', skipped: '–', 'not 
 export function coverageView(run: RunResult): string {
   const byId = new Map(run.scenarios.map((r) => [r.id, r]))
   const rows = run.coverage.rules.map((rule) => {
-    const state = stateOf(rule, byId)
+    const state = stateOf(rule)
     const links = rule.scenarios.map((sc) => {
       const result = byId.get(sc.id)
       const status = result ? statusOf(result) : 'not run'
@@ -25,19 +25,14 @@ export function coverageView(run: RunResult): string {
       + `<td class="${STATE_CLASS[state]}">${state}</td><td class="links">${links}</td></tr>`
   })
   const counts = new Map<RuleState, number>()
-  for (const rule of run.coverage.rules) counts.set(stateOf(rule, byId), (counts.get(stateOf(rule, byId)) ?? 0) + 1)
+  for (const rule of run.coverage.rules) counts.set(stateOf(rule), (counts.get(stateOf(rule)) ?? 0) + 1)
   const tally = [...counts].map(([state, n]) => `${n} ${state}`).join(' · ')
   return `<h2 id="coverage">Rule coverage: ${run.coverage.percent}%</h2><details class="coverage"><summary>${run.coverage.rules.length} rules: ${esc(tally)}</summary>`
     + `<div class="scroll" role="region" aria-label="rule coverage table" tabindex="0"><table><thead><tr><th scope="col">rule</th><th scope="col">text</th><th scope="col">state</th><th scope="col">scenarios</th></tr></thead>`
     + `<tbody>${rows.join('')}</tbody></table></div></details>`
 }
 
-/** A rule is passing only when a scenario covering it passed in this run. */
-function stateOf(rule: RuleCoverage, byId: Map<string, RunResult['scenarios'][number]>): RuleState {
-  if (rule.excluded) return 'excluded'
-  if (rule.scenarios.length === 0) return 'not covered'
-  const results = rule.scenarios.map((s) => byId.get(s.id)).filter((r) => r !== undefined)
-  if (results.some((r) => statusOf(r) === 'failed' || statusOf(r) === 'known')) return 'failing'
-  if (results.some((r) => statusOf(r) === 'passed')) return 'passing'
-  return 'not run'
+/** The run's own rule state (coverage.ts: passing, failing, not run, not covered), or `excluded`. */
+function stateOf(rule: RuleCoverage): RuleState {
+  return rule.excluded ? 'excluded' : rule.state
 }
