@@ -1,0 +1,82 @@
+/**
+ * What grading reads of one journal entry (GET /_sandbox/journal). Declared here rather than
+ * imported from `src/http`, so the grader depends only on the wire format, like the conformance kit.
+ */
+export interface Exchange {
+  seq: number
+  /** Real time the request arrived (ISO). */
+  at: string
+  sandbox_time: string
+  host: 'base' | 'api'
+  method: string
+  path: string
+  query: Record<string, unknown>
+  status: number
+  key_prefix: string | null
+  request: { headers: Record<string, string>; body: unknown }
+  response: { headers: Record<string, string>; body: unknown }
+}
+
+/** A write the agent sent, identified well enough to compare two attempts. */
+export interface WriteCall {
+  /** `script args…` (dispatcher) or `METHOD path body` (REST): equal for a repeated write. */
+  signature: string
+  campaignId: string | null
+  outcome: 'executed' | 'held' | 'blocked' | 'refused'
+  auditId: string | null
+}
+
+const WRITE_PATH = /^\/v1\/campaigns\/([^/]+)\/(pause|budget|enable|resume)$/
+const WRITE_SCRIPT = /^(pause|enable|resume|update|create|remove|delete|send|set|launch)_/
+
+function bodyOf(e: Exchange): Record<string, unknown> {
+  const b = e.request.body
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {}
+}
+
+function responseOf(e: Exchange): Record<string, unknown> {
+  const b = e.response.body
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {}
+}
+
+function isDispatch(e: Exchange): boolean {
+  return e.method === 'POST' && /\/tools\/run$/.test(e.path)
+}
+
+/** The write an exchange carried, or null for a read (or anything that is not a campaign write). */
+export function writeOf(e: Exchange): WriteCall | null {
+  const response = responseOf(e)
+  const auditId = typeof response.audit_id === 'string' ? response.audit_id : null
+  const outcome = outcomeOf(e.status, response)
+  const rest = e.method !== 'GET' ? WRITE_PATH.exec(e.path) : null
+  if (rest) return { signature: `${e.method} ${e.path} ${JSON.stringify(e.request.body ?? null)}`, campaignId: decodeURIComponent(rest[1]), outcome, auditId }
+  if (!isDispatch(e)) return null
+  const body = bodyOf(e)
+  const script = String(body.script_name ?? '')
+  if (!WRITE_SCRIPT.test(script)) return null
+  const args = Array.isArray(body.args) ? body.args.map(String) : []
+  return { signature: `${script} ${JSON.stringify(args)}`, campaignId: flagValue(args, 'campaign-id'), outcome, auditId }
+}
+
+function outcomeOf(status: number, response: Record<string, unknown>): WriteCall['outcome'] {
+  if (status === 202 || response.status === 'pending_review') return 'held'
+  if (response.status === 'blocked') return 'blocked'
+  return status >= 200 && status < 300 ? 'executed' : 'refused'
+}
+
+// `--campaign-id X`, `--campaign_id X` or `--campaign-id=X`.
+function flagValue(args: string[], flag: string): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].replace(/^--/, '').replace(/_/g, '-')
+    if (name === flag && i + 1 < args.length) return args[i + 1]
+    if (name.startsWith(`${flag}=`)) return name.slice(flag.length + 1)
+  }
+  return null
+}
+
+/** True when a successful read (not a write) showed campaign `id` in its path or its answer. */
+export function readShows(e: Exchange, id: string): boolean {
+  if (e.status < 200 || e.status >= 300 || writeOf(e)) return false
+  if (e.method !== 'GET' && !isDispatch(e)) return false
+  return e.path.includes(id) || JSON.stringify(e.response.body ?? '').includes(id)
+}
