@@ -85,6 +85,7 @@ describe('every reference is checked at load (broken fixtures the kit must catch
     ['a control reset to a misspelled world', 'B-10-reset-world-typo.yaml', 'f:7:23 steps[0].control.world: unknown world `multi-workspce` (did you mean `multi-workspace`?)'],
     ['a fragment parameter it does not take', 'B-11-include-param-typo.yaml', /^f:6:79 steps\[0\]\.include\.with\.nmae: \S+child-key\.yaml takes no parameter `nmae` \(did you mean `name`\?\)$/],
     ['an undefined var', 'B-12-var-typo.yaml', 'f:7:33 steps[0].request.path: `vars.how` is not defined (did you mean `who`?)'],
+    ['a fragment whose requires the scenario does not declare', 'B-13-fragment-requires-undeclared.yaml', 'f:6:14 steps[0].include: _clock-fragment.yaml requires `control`, `clock`: declare `requires: [control, clock]` on the scenario (or this step)'],
   ])('reports %s with file:line:col, the name and a did-you-mean', async (_name, file, expected) => {
     const problems = await broken(file)
     if (typeof expected === 'string') expect(problems).toEqual([expected])
@@ -98,7 +99,7 @@ describe('every reference is checked at load (broken fixtures the kit must catch
   it('reports the problems of every broken file in one error', async () => {
     const error = await loadScenarios([BROKEN]).then(() => null, (e: unknown) => e) as ScenarioLoadError
     const files = new Set(error.problems.map((p) => p.slice(0, p.indexOf(':'))))
-    expect(files.size).toBe(12)
+    expect(files.size).toBe(13)
   })
 })
 

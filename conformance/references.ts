@@ -9,6 +9,8 @@ import { worldKeyNames, worldNames } from './worlds.js'
 import { templateRefs } from './template-refs.js'
 import type { Fragment } from './loader.js'
 
+let rules: string[] | undefined
+
 /** Where a problem is: `path` into the scenario file; `inside` names a fragment's own step. */
 export type Problem = { path: Array<string | number>; message: string; inside?: string }
 
@@ -39,9 +41,9 @@ interface Scope {
  */
 export async function checkReferences(scenario: Scenario, loadFragment: (file: string) => Promise<Fragment>): Promise<Problem[]> {
   const problems: Problem[] = []
-  const rules = shippedRules().map((r) => r.id)
+  const known = (rules ??= shippedRules().map((r) => r.id))
   scenario.covers.forEach((id, i) => {
-    if (!rules.includes(id)) problems.push({ path: ['covers', i], message: `unknown rule id \`${id}\` (conformance/rule-ids.txt)${suggestion(id, rules, 'e.g.')}` })
+    if (!known.includes(id)) problems.push({ path: ['covers', i], message: `unknown rule id \`${id}\` (conformance/rule-ids.txt)${suggestion(id, known, 'e.g.')}` })
   })
   const credentials = worldKeyNames(scenario.world)
   if (credentials === null) problems.push({ path: ['world'], message: `unknown world \`${scenario.world}\`${suggestion(scenario.world, worldNames(), 'worlds')}` })
@@ -82,7 +84,7 @@ async function checkStep(step: Step, check: StepCheck): Promise<void> {
     if (problem) report(path, problem)
   }
   if (kind === 'control') switchWorld(value as Record<string, unknown>, scope, report)
-  if (kind === 'include') await checkInclude(value as Step['include'], check, report)
+  if (kind === 'include') await checkInclude(value as Step['include'], { ...check, declared }, report)
   const names = Object.keys(step.capture ?? {})
   names.forEach((n) => scope.captures.add(n))
   if (step.id) scope.ids.set(step.id, new Set(names))
@@ -134,7 +136,7 @@ function switchWorld(value: Record<string, unknown>, scope: Scope, report: (path
   else scope.credentials = keys
 }
 
-async function checkInclude(spec: Step['include'], check: StepCheck, report: (path: Array<string | number>, message: string) => void): Promise<void> {
+async function checkInclude(spec: Step['include'], check: StepCheck & { declared: Set<string> }, report: (path: Array<string | number>, message: string) => void): Promise<void> {
   const { file, with: given = {} } = typeof spec === 'string' ? { file: spec } : (spec as { file: string; with?: Record<string, unknown> })
   const path = resolve(dirname(check.scenario.file), file)
   if (!existsSync(path)) {
@@ -146,7 +148,9 @@ async function checkInclude(spec: Step['include'], check: StepCheck, report: (pa
     report(['include', 'with', name], `${file} takes no parameter \`${name}\`${suggestion(name, Object.keys(fragment.params), 'it takes')}`)
   }
   const { scope } = check
-  const inner: Scope = { ...scope, declared: new Set([...scope.declared, ...fragment.requires]), params: { ...fragment.params, ...given } }
+  const undeclared = fragment.requires.filter((c) => !check.declared.has(c))
+  if (undeclared.length) report(['include'], `${file} requires ${undeclared.map((c) => `\`${c}\``).join(', ')}: declare \`requires: [${undeclared.join(', ')}]\` on the scenario (or this step)`)
+  const inner: Scope = { ...scope, declared: new Set([...check.declared, ...fragment.requires]), params: { ...fragment.params, ...given } }
   for (const [j, step] of fragment.steps.entries()) await checkStep(step, { ...check, scope: inner, inside: `${file} steps[${j}]` })
   // Captures and step ids set inside the fragment are visible to the scenario's later steps.
   scope.credentials = inner.credentials
