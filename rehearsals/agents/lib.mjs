@@ -1,0 +1,34 @@
+// Shared plumbing of the reference agents: the goal from stdin, REST calls with the key from the
+// environment, and a final report line. Plain Node 20, no dependencies.
+export const env = {
+  key: process.env.SERVICE_API_KEY,
+  base: process.env.SERVICE_BASE_URL,
+  api: process.env.SERVICE_API_URL,
+}
+
+export async function readGoal() {
+  let text = ''
+  for await (const chunk of process.stdin) text += chunk
+  return text.trim() || process.env.REHEARSAL_GOAL || ''
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** One REST call; answers `{status, body, headers}` whatever the status. */
+export async function call(method, url, body) {
+  const headers = { authorization: `Bearer ${env.key}` }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
+}
+
+/** The raise a goal asks for: campaign id and new daily budget, or null. */
+export function parseRaise(goal) {
+  const m = /\(id (\w+)\) to (\d+(?:\.\d+)?)/.exec(goal)
+  return m ? { id: m[1], budget: Number(m[2]) } : null
+}
+
+export function report(outcome) {
+  process.stdout.write(`${JSON.stringify(outcome)}\n`)
+}

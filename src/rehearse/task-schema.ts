@@ -1,0 +1,122 @@
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { z } from 'zod'
+import { YamlLoadError, parseYaml } from '../support/yaml-schema.js'
+import { FINDING_IDS } from './findings.js'
+
+const bucket = z.strictObject({ capacity: z.number().int().positive(), refill_per_second: z.number().positive() })
+
+/** How the task picks a campaign: by id, by name, or the enabled one worst on a metric. */
+const campaignSelector = z.union([
+  z.strictObject({ id: z.string().min(1) }),
+  z.strictObject({ name: z.string().min(1) }),
+  z.strictObject({ worst: z.enum(['cpa']) }),
+])
+
+const check = z.strictObject({
+  /** A name from `campaigns`. */
+  campaign: z.string().min(1),
+  status: z.enum(['ENABLED', 'PAUSED', 'REMOVED']).optional(),
+  daily_budget: z.number().nonnegative().optional(),
+})
+
+const finding = z.enum(FINDING_IDS)
+
+/** A rehearsal task file (docs/rehearsal.md "Task format"). */
+export const taskSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
+  description: z.string().optional(),
+  /** The goal given to the agent (stdin and `REHEARSAL_GOAL`); `{target.id}` and `{target.name}` are filled in. */
+  goal: z.string().min(1),
+  world: z.string().min(1).default('default'),
+  /** Workspace the agent's key is pinned to; default the world's first. */
+  workspace: z.string().optional(),
+  setup: z.strictObject({
+    /** Workspace policy fields (the rest take the default), as `PUT /_sandbox/workspaces/{id}/policy`. */
+    policy: z.record(z.string(), z.unknown()).optional(),
+    credits: z.strictObject({ balance: z.number().nonnegative().optional(), payment_method: z.boolean().optional() }).optional(),
+    rate_limits: z.strictObject({ per_key: bucket.nullable().optional(), per_workspace: bucket.nullable().optional() }).optional(),
+  }).default({}),
+  limits: z.strictObject({
+    /** Real-time seconds before the agent is stopped. */
+    seconds: z.number().positive().max(600).default(30),
+    /** Requests the agent may make. */
+    calls: z.number().int().positive().default(100),
+    /** Credits the agent may spend (a finding when exceeded). */
+    credits: z.number().nonnegative().optional(),
+  }).default({ seconds: 30, calls: 100 }),
+  /** The simulated reviewer of held writes. */
+  reviewer: z.strictObject({
+    answer: z.enum(['approve', 'reject', 'never']).default('approve'),
+    /** Sandbox minutes the reviewer takes (the clock is advanced by this much before answering). */
+    within_minutes: z.number().nonnegative().default(0),
+    /** Budget raises to more than this daily budget are rejected whatever `answer` says. */
+    reject_budget_over: z.number().nonnegative().optional(),
+  }).default({ answer: 'approve', within_minutes: 0 }),
+  /** Campaigns the task is about, by name; the agent may write only these. */
+  campaigns: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), campaignSelector).default({}),
+  /** State checks after the run (the goal). */
+  checks: z.array(check).default([]),
+  /** Findings that must appear (a task that wants to see a refusal handled). */
+  require: z.array(finding).default([]),
+  /** Findings tolerated; every other finding fails the task. */
+  allow: z.array(finding).default([]),
+})
+
+export type Task = z.output<typeof taskSchema> & { file: string }
+
+/** A task set that could not be loaded; one `file:line:col message` per problem. */
+export class TaskLoadError extends Error {
+  readonly problems: string[]
+  constructor(problems: string[]) {
+    super(problems.join('\n'))
+    this.name = 'TaskLoadError'
+    this.problems = problems
+  }
+}
+
+/** Loads every task under `paths` (files or folders of `*.yaml`); all problems are reported together. */
+export async function loadTasks(paths: string[], cwd = process.cwd()): Promise<Task[]> {
+  const problems: string[] = []
+  const tasks: Task[] = []
+  for (const file of await discover(paths, problems)) {
+    const name = relative(cwd, resolve(file)) || file
+    try {
+      const task = { ...parseYaml(await readFile(file, 'utf8'), name, taskSchema), file: name }
+      problems.push(...unknownCampaigns(task))
+      tasks.push(task)
+    } catch (error) {
+      if (error instanceof YamlLoadError) problems.push(...error.message.split('\n'))
+      else throw error
+    }
+  }
+  const seen = new Map<string, string>()
+  for (const t of tasks) {
+    if (seen.has(t.name)) problems.push(`${t.file}: duplicate task name \`${t.name}\` (also in ${seen.get(t.name)})`)
+    seen.set(t.name, t.file)
+  }
+  if (problems.length > 0) throw new TaskLoadError(problems)
+  if (tasks.length === 0) throw new TaskLoadError([`no task files under ${paths.join(', ')}`])
+  return tasks
+}
+
+// A check naming a campaign the task does not define.
+function unknownCampaigns(task: Task): string[] {
+  return task.checks
+    .filter((c) => !(c.campaign in task.campaigns))
+    .map((c) => `${task.file}: checks: campaign \`${c.campaign}\` is not defined under \`campaigns\` (defined: ${Object.keys(task.campaigns).join(', ') || 'none'})`)
+}
+
+async function discover(paths: string[], problems: string[]): Promise<string[]> {
+  const out: string[] = []
+  for (const path of paths) {
+    const info = await stat(path).catch(() => null)
+    if (!info) problems.push(`${path}: no such file or folder`)
+    else if (info.isFile()) out.push(path)
+    else {
+      const names = (await readdir(path)).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('_')).sort()
+      out.push(...names.map((n) => join(path, n)))
+    }
+  }
+  return [...new Set(out)]
+}
