@@ -3,6 +3,7 @@ import { Command } from 'commander'
 import { serveCommand } from './cli/serve.js'
 import { mcpCommand } from './cli/mcp.js'
 import { conformCommand } from './cli/conform.js'
+import { rehearseCommand } from './cli/rehearse.js'
 import { unknownCommandMessage } from './cli/unknown-command.js'
 import { dropEmptyEnv } from './config.js'
 
@@ -14,6 +15,7 @@ const program = new Command('adops-sandbox')
   .addCommand(serveCommand(), { isDefault: true })
   .addCommand(mcpCommand())
   .addCommand(conformCommand())
+  .addCommand(rehearseCommand())
 
 const unknown = unknownCommandMessage(program, process.argv.slice(2))
 if (unknown) {

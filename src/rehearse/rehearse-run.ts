@@ -1,0 +1,50 @@
+import type { Task } from './task-schema.js'
+import { TaskLoadError, loadTasks } from './task-schema.js'
+import { rehearseTask } from './run-task.js'
+import { REPORTER_KINDS, summarize, ttyLines, ttySummary, writeReport } from './report.js'
+import type { RehearsalReport } from './report.js'
+
+/** Exit codes of `adops-sandbox rehearse`, as `conform`: 0 all passed, 1 a task failed, 2 usage or load error. */
+export const REHEARSE_EXIT = { passed: 0, failed: 1, usage: 2 } as const
+
+export interface RehearseOptions {
+  agent?: string
+  reporter?: string[]
+  grep?: string
+  /** Where output goes (the CLI passes process streams; tests collect it). */
+  out?: (line: string) => void
+  err?: (line: string) => void
+}
+
+/** Runs every task under `paths` with the agent, one at a time, and renders the reports. */
+export async function runRehearsal(paths: string[], options: RehearseOptions): Promise<{ exitCode: number; report: RehearsalReport | null }> {
+  const out = options.out ?? ((line) => process.stdout.write(`${line}\n`))
+  const err = options.err ?? ((line) => process.stderr.write(`${line}\n`))
+  const usage = (message: string) => { err(`rehearse: ${message}`); return { exitCode: REHEARSE_EXIT.usage, report: null } }
+  if (!options.agent) return usage('--agent "<command>" is required (the agent to rehearse, run in a shell)')
+  const bad = (options.reporter ?? []).find((r) => !(REPORTER_KINDS as readonly string[]).includes(r.split(':')[0]))
+  if (bad) return usage(`unknown reporter \`${bad}\`; reporters are ${REPORTER_KINDS.join(', ')} (optionally :file)`)
+  let tasks: Task[]
+  try {
+    tasks = await loadTasks(paths)
+  } catch (error) {
+    if (error instanceof TaskLoadError) return usage(`task files have problems:\n${error.problems.join('\n')}`)
+    throw error
+  }
+  if (options.grep) {
+    const pattern = new RegExp(options.grep)
+    tasks = tasks.filter((t) => pattern.test(t.name))
+    if (tasks.length === 0) return usage(`no task matches --grep ${options.grep}`)
+  }
+  const startedAt = new Date().toISOString()
+  const results = []
+  for (const task of tasks) {
+    const result = await rehearseTask(task, { agent: options.agent })
+    ttyLines(result).forEach(out)
+    results.push(result)
+  }
+  const report = summarize(options.agent, startedAt, results)
+  out(ttySummary(report))
+  for (const spec of options.reporter ?? []) await writeReport(spec, report, (text) => out(text.trimEnd()))
+  return { exitCode: report.summary.failed === 0 ? REHEARSE_EXIT.passed : REHEARSE_EXIT.failed, report }
+}

@@ -1,0 +1,66 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import pc from 'picocolors'
+import type { TaskResult } from './run-task.js'
+
+/** A whole rehearsal: the agent command, each task's result and the totals. */
+export interface RehearsalReport {
+  agent: string
+  started_at: string
+  tasks: TaskResult[]
+  summary: { passed: number; failed: number; findings: number; calls: number; credits: number }
+}
+
+export function summarize(agent: string, startedAt: string, tasks: TaskResult[]): RehearsalReport {
+  const sum = (f: (t: TaskResult) => number) => tasks.reduce((n, t) => n + f(t), 0)
+  return {
+    agent,
+    started_at: startedAt,
+    tasks,
+    summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits) },
+  }
+}
+
+/** The TTY lines of one task: verdict, efficiency, then each reason with its evidence. */
+export function ttyLines(result: TaskResult): string[] {
+  const e = result.efficiency
+  const head = `${result.passed ? pc.green('✓') : pc.red('✗')} ${result.task} ${pc.dim(`${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms`)}`
+  const lines = [head]
+  for (const reason of result.reasons) lines.push(`    ${pc.red(reason)}`)
+  for (const f of result.findings) {
+    const evidence = [...f.evidence.seq.map((s) => `seq ${s}`), ...f.evidence.audit_ids].join(', ')
+    if (evidence) lines.push(pc.dim(`      ${f.id} evidence: ${evidence}`))
+  }
+  return lines
+}
+
+export function ttySummary(report: RehearsalReport): string {
+  const s = report.summary
+  return `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed, ${s.findings} findings, ${s.calls} calls, ${s.credits} credits`
+}
+
+function xml(text: string): string {
+  return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!)
+}
+
+/** JUnit XML: one testcase per task, its reasons as the failure message. */
+export function junit(report: RehearsalReport): string {
+  const cases = report.tasks.map((t) => {
+    const open = `  <testcase classname="rehearsal" name="${xml(t.task)}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}"`
+    if (t.passed) return `${open}/>`
+    return `${open}>\n    <failure message="${xml(t.reasons[0] ?? 'failed')}">${xml(t.reasons.join('\n'))}</failure>\n  </testcase>`
+  })
+  const s = report.summary
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rehearse" tests="${s.passed + s.failed}" failures="${s.failed}">\n${cases.join('\n')}\n</testsuite>\n`
+}
+
+/** Writes `json:path` or `junit:path` (a bare `json`/`junit` goes to stdout). */
+export async function writeReport(spec: string, report: RehearsalReport, stdout: (text: string) => void): Promise<void> {
+  const [kind, path] = [spec.split(':')[0], spec.split(':').slice(1).join(':')]
+  const text = kind === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junit(report)
+  if (!path) return stdout(text)
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, text)
+}
+
+export const REPORTER_KINDS = ['json', 'junit'] as const
