@@ -94,14 +94,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
       if (created && res.status === 201) keyValues.add(created)
       last = target.digest()
       const violations = checkExchange({ contract, keyValues }, { req, res, before, after: last })
-      const unexplained = violations.filter((v) => {
-        figures.violations[v.kind]++
-        const finding = options.known?.find((k) => k.matches(req, res, v))
-        if (!finding) return true
-        figures.known[finding.id] = (figures.known[finding.id] ?? 0) + 1
-        if (figures.known[finding.id] <= 2) figures.examples.push(`${finding.id}: ${describe(req)} -> ${res.status} ${res.text.slice(0, 160)}`)
-        return false
-      })
+      const unexplained = tally(figures, options.known ?? [], { req, res, violations })
       if (count % 1000 === 0) options.onProgress?.(figures)
       if (unexplained.length) throw new Error(`${describe(req)}\n -> ${res.status} ${res.text.slice(0, 300)}\n${unexplained.map((v) => `${v.kind}: ${v.detail}`).join('\n')}`)
     }), { seed, numRuns: options.runs, endOnFailure: true, examples: REGRESSIONS.map((req) => [req]) })
@@ -109,6 +102,19 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     await target.close()
   }
   return figures
+}
+
+/** Counts each violation into the figures; returns those no known finding explains. */
+function tally(figures: FuzzFigures, known: KnownFinding[], seen: { req: RawRequest; res: RawResponse; violations: Violation[] }): Violation[] {
+  const { req, res } = seen
+  return seen.violations.filter((v) => {
+    figures.violations[v.kind]++
+    const finding = known.find((k) => k.matches(req, res, v))
+    if (!finding) return true
+    figures.known[finding.id] = (figures.known[finding.id] ?? 0) + 1
+    if (figures.known[finding.id] <= 2) figures.examples.push(`${finding.id}: ${describe(req)} -> ${res.status} ${res.text.slice(0, 160)}`)
+    return false
+  })
 }
 
 /** A request in one line, for failure messages and reports. */
