@@ -51,8 +51,11 @@ describe('the cross-workspace matrix: every id-taking route on every surface wit
     expect(wrong, wrong.join('\n')).toEqual([])
   }, 60_000)
 
-  it('reaches the same routes with the owner\'s own ids (the matrix would otherwise prove nothing)', async () => {
-    const probes = probesFor(owned.ws_client_a).filter((p) => p.method === 'GET' && !p.tool)
-    for (const probe of probes) expect((await answer('ws_client_a', probe)).status, probe.what).toBe(200)
+  it('reaches the same routes with the owner\'s own ids on every surface (the matrix would otherwise prove nothing)', async () => {
+    // The reads: REST GETs, the performance script on both hosts' dispatchers and its MCP tool.
+    const reads = probesFor(owned.ws_client_a).filter((p) => (p.method === 'GET' && !p.tool) || p.what === 'pull_google_ads --campaign-id'
+      || p.tool?.name === 'pull_google_ads_performance')
+    expect(new Set(reads.map((p) => p.surface)).size).toBe(5)
+    for (const probe of reads) expect((await answer('ws_client_a', probe)).status, `${probe.surface} ${probe.what}`).toBe(200)
   })
 })
