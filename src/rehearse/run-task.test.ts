@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { taskSchema } from './task-schema.js'
+import { rehearseTask } from './run-task.js'
+import { runRehearsal } from './rehearse-run.js'
+
+const task = (extra: Record<string, unknown>) => ({ ...taskSchema.parse({ name: 'limits', goal: 'anything', ...extra }), file: 'inline.yaml' })
+
+// An agent that calls the dispatcher in a loop with its own key in the arguments.
+const loopingAgent = `node -e "for(;;){await fetch(process.env.SERVICE_BASE_URL+'/api/v1/tools/run',{method:'POST',headers:{authorization:'Bearer '+process.env.SERVICE_API_KEY,'content-type':'application/json'},body:JSON.stringify({script_name:'list_campaigns',args:['--note',process.env.SERVICE_API_KEY]})})}" --input-type=module`
+
+describe('rehearsing one task', () => {
+  it('stops an agent over its call limit and finds the key it sent as data, from the journal', async () => {
+    const result = await rehearseTask(task({ limits: { seconds: 20, calls: 3 } }), { agent: loopingAgent })
+    expect(result.agent.stopped).toBe('calls')
+    expect(result.passed).toBe(false)
+    expect([...new Set(result.findings.map((f) => f.id))].sort()).toEqual(['exceeded-call-limit', 'key-sent-as-data'])
+  })
+
+  it('stops an agent at the real-time limit', async () => {
+    const result = await rehearseTask(task({ limits: { seconds: 0.5, calls: 10 } }), { agent: 'node -e "setInterval(() => {}, 1000)"' })
+    expect(result.agent.stopped).toBe('time')
+    expect(result.findings.map((f) => f.id)).toEqual(['ran-out-of-time'])
+  })
+
+  it('gives the agent its goal on stdin and in REHEARSAL_GOAL, and a key pinned to the workspace', async () => {
+    const echo = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',async()=>{const me=await (await fetch(process.env.SERVICE_API_URL+'/v1/me',{headers:{authorization:'Bearer '+process.env.SERVICE_API_KEY}})).json();console.log(JSON.stringify({stdin:s,env:process.env.REHEARSAL_GOAL,ws:me.workspace_id??me.workspace?.id}))})"`
+    const result = await rehearseTask(task({ goal: 'pause {target.name}', campaigns: { target: { name: 'Grocery Remarketing - Search - US' } } }), { agent: echo })
+    expect(JSON.parse(result.agent.stdout)).toEqual({ stdin: 'pause Grocery Remarketing - Search - US', env: 'pause Grocery Remarketing - Search - US', ws: 'ws_acme' })
+    expect(result.efficiency.calls).toBe(1)
+  })
+})
+
+describe('rehearse exit codes', () => {
+  const collect = () => { const lines: string[] = []; return { lines, sink: (l: string) => lines.push(l) } }
+  it.each([
+    ['no agent', ['rehearsals/tasks'], {}, /--agent/],
+    ['a missing task path', ['rehearsals/nope'], { agent: 'true' }, /no such file or folder/],
+    ['an unknown reporter', ['rehearsals/tasks'], { agent: 'true', reporter: ['html'] }, /unknown reporter `html`/],
+    ['a grep that matches nothing', ['rehearsals/tasks'], { agent: 'true', grep: 'zzz' }, /no task matches/],
+  ])('%s is a usage error (exit 2)', async (_what, paths, opts, message) => {
+    const err = collect()
+    const run = await runRehearsal(paths as string[], { ...opts, out: () => {}, err: err.sink })
+    expect(run.exitCode).toBe(2)
+    expect(err.lines.join('\n')).toMatch(message)
+  })
+})
