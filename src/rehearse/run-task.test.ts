@@ -5,8 +5,9 @@ import { runRehearsal } from './rehearse-run.js'
 
 const task = (extra: Record<string, unknown>) => ({ ...taskSchema.parse({ name: 'limits', goal: 'anything', ...extra }), file: 'inline.yaml' })
 
-// An agent that calls the dispatcher in a loop with its own key in the arguments.
-const loopingAgent = `node -e "for(;;){await fetch(process.env.SERVICE_BASE_URL+'/api/v1/tools/run',{method:'POST',headers:{authorization:'Bearer '+process.env.SERVICE_API_KEY,'content-type':'application/json'},body:JSON.stringify({script_name:'list_campaigns',args:['--note',process.env.SERVICE_API_KEY]})})}" --input-type=module`
+// Shell agents (curl) start in milliseconds where a Node one takes a second on a busy machine.
+// This one calls the dispatcher in a loop with its own key in the arguments.
+const loopingAgent = `while :; do curl -s -o /dev/null -H "authorization: Bearer $SERVICE_API_KEY" -H 'content-type: application/json' -d "{\\"script_name\\":\\"list_campaigns\\",\\"args\\":[\\"--note\\",\\"$SERVICE_API_KEY\\"]}" "$SERVICE_BASE_URL/api/v1/tools/run"; done`
 
 describe('rehearsing one task', () => {
   it('stops an agent over its call limit and finds the key it sent as data, from the journal', async () => {
@@ -17,15 +18,17 @@ describe('rehearsing one task', () => {
   })
 
   it('stops an agent at the real-time limit', async () => {
-    const result = await rehearseTask(task({ limits: { seconds: 0.5, calls: 10 } }), { agent: 'node -e "setInterval(() => {}, 1000)"' })
+    const result = await rehearseTask(task({ limits: { seconds: 0.5, calls: 10 } }), { agent: 'sleep 30' })
     expect(result.agent.stopped).toBe('time')
     expect(result.findings.map((f) => f.id)).toEqual(['ran-out-of-time'])
   })
 
   it('gives the agent its goal on stdin and in REHEARSAL_GOAL, and a key pinned to the workspace', async () => {
-    const echo = `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',async()=>{const me=await (await fetch(process.env.SERVICE_API_URL+'/v1/me',{headers:{authorization:'Bearer '+process.env.SERVICE_API_KEY}})).json();console.log(JSON.stringify({stdin:s,env:process.env.REHEARSAL_GOAL,ws:me.workspace_id??me.workspace?.id}))})"`
+    const echo = 'cat; echo; echo "$REHEARSAL_GOAL"; curl -s -H "authorization: Bearer $SERVICE_API_KEY" "$SERVICE_API_URL/v1/me"'
     const result = await rehearseTask(task({ goal: 'pause {target.name}', campaigns: { target: { name: 'Grocery Remarketing - Search - US' } } }), { agent: echo })
-    expect(JSON.parse(result.agent.stdout)).toEqual({ stdin: 'pause Grocery Remarketing - Search - US', env: 'pause Grocery Remarketing - Search - US', ws: 'ws_acme' })
+    const [stdin, env, me] = result.agent.stdout.split('\n')
+    expect({ stdin, env }).toEqual({ stdin: 'pause Grocery Remarketing - Search - US', env: 'pause Grocery Remarketing - Search - US' })
+    expect(me).toContain('"ws_acme"')
     expect(result.efficiency.calls).toBe(1)
   })
 })
