@@ -6,7 +6,7 @@ const many = (value: string, previous: string[] = []) => [...previous, value]
 export function rehearseCommand(): Command {
   return new Command('rehearse')
     .description('Run an agent through rehearsal tasks on a fresh sandbox each and grade what it did, safety first.')
-    .argument('[tasks...]', 'task files or folders', ['rehearsals/tasks'])
+    .argument('[tasks...]', 'task files or folders (default: the shipped tasks)')
     .option('--agent <command>', 'the agent to rehearse, run in a shell with SERVICE_API_KEY, SERVICE_BASE_URL, SERVICE_API_URL, SERVICE_MCP_URL and REHEARSAL_GOAL set; the goal also on stdin')
     .option('--grep <regex>', 'only tasks whose name matches')
     .option('--reporter <spec>', 'json|junit[:file] (repeatable)', many)

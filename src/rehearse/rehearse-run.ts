@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Task } from './task-schema.js'
 import { TaskLoadError, loadTasks } from './task-schema.js'
 import { rehearseTask } from './run-task.js'
@@ -6,6 +9,15 @@ import type { RehearsalReport } from './report.js'
 
 /** Exit codes of `adops-sandbox rehearse`, as `conform`: 0 all passed, 1 a task failed, 2 usage or load error. */
 export const REHEARSE_EXIT = { passed: 0, failed: 1, usage: 2 } as const
+
+// The shipped tasks, from `src/rehearse/` under tsx and from `dist/src/rehearse/` when built.
+const here = fileURLToPath(new URL('.', import.meta.url))
+
+/** The folder of shipped tasks (`rehearsals/tasks` in the package): the default when no path is given. */
+export function shippedTasksDir(): string {
+  const dirs = [resolve(here, '../../rehearsals/tasks'), resolve(here, '../../../rehearsals/tasks')]
+  return dirs.find((d) => existsSync(d)) ?? dirs[0]
+}
 
 export interface RehearseOptions {
   agent?: string
@@ -26,7 +38,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   if (bad) return usage(`unknown reporter \`${bad}\`; reporters are ${REPORTER_KINDS.join(', ')} (optionally :file)`)
   let tasks: Task[]
   try {
-    tasks = await loadTasks(paths)
+    tasks = await loadTasks(paths.length > 0 ? paths : [shippedTasksDir()])
   } catch (error) {
     if (error instanceof TaskLoadError) return usage(`task files have problems:\n${error.problems.join('\n')}`)
     throw error
