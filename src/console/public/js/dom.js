@@ -76,8 +76,9 @@ export function money(amount, currency) {
   }
 }
 
-export function json(value) {
-  return h('pre', { class: 'json' }, JSON.stringify(value, null, 2))
+/** JSON in a box that scrolls when long: focusable and named, so a keyboard can scroll it too. */
+export function json(value, label = 'JSON') {
+  return h('pre', { class: 'json', tabindex: '0', role: 'region', 'aria-label': label }, JSON.stringify(value, null, 2))
 }
 
 export function badge(text, kind = text) {

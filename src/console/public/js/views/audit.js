@@ -87,5 +87,5 @@ function entryElement(entry) {
     entry.result?.message ? h('p', {}, entry.result.message) : null,
     entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at `, time(entry.review.at), '.') : null,
     h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' '))),
-    h('details', { class: 'raw' }, h('summary', {}, 'Full record (JSON)'), json(entry)))
+    h('details', { class: 'raw' }, h('summary', {}, 'Full record (JSON)'), json(entry, `Audit entry ${entry.id} as JSON`)))
 }

@@ -4,6 +4,8 @@ import { badge, empty, field, h, json, mount, scrollRegion, select, time } from 
 import { liveFilter } from '../live-filter.js'
 
 const LIMIT = 200
+// Columns a phone hides (still in the Details of each row).
+const OPTIONAL = new Set(['#', 'Host', 'ms'])
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`
 
 export function render(main, app) {
@@ -16,7 +18,7 @@ export function render(main, app) {
     field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })))
   const table = h('table', { class: 'journal' },
     h('caption', { class: 'sr-only' }, 'Recorded exchanges, newest first'),
-    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', 'Details'].map((t) => h('th', { scope: 'col' }, t)))))
+    h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', 'Details'].map((t) => h('th', { scope: 'col', class: OPTIONAL.has(t) ? 'opt' : null }, t)))))
   const body = h('tbody')
   table.append(body)
   const note = h('p', { class: 'muted' })
@@ -40,9 +42,9 @@ export function render(main, app) {
 
   function rows(e) {
     const detail = h('tr', { class: 'detail', hidden: true }, h('td', { colspan: 9 },
-      h('div', { class: 'exchange' },
-        h('section', {}, h('h3', {}, 'Request'), cut(e.request), json({ query: e.query, headers: e.request.headers, body: e.request.body })),
-        h('section', {}, h('h3', {}, 'Response'), cut(e.response), json({ headers: e.response.headers, body: e.response.body })))))
+      h('div', { class: 'exchange' }, h('p', { class: 'muted' }, `Exchange ${e.seq} on the ${e.host} host, ${e.duration_ms} ms.`),
+        h('section', {}, h('h3', {}, 'Request'), cut(e.request), json({ query: e.query, headers: e.request.headers, body: e.request.body }, `Request ${e.seq} as JSON`)),
+        h('section', {}, h('h3', {}, 'Response'), cut(e.response), json({ headers: e.response.headers, body: e.response.body }, `Response ${e.seq} as JSON`)))))
     const toggle = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false', 'aria-label': `Details of exchange ${e.seq}` }, 'Details')
     toggle.addEventListener('click', () => {
       detail.hidden = !detail.hidden
@@ -50,11 +52,11 @@ export function render(main, app) {
     })
     const statusKind = e.status >= 500 ? 's5' : e.status >= 400 ? 's4' : e.status === 202 ? 'pending_review' : 's2'
     const row = h('tr', { class: e.fault ? 'fault' : '', dataset: { seq: e.seq } },
-      h('td', {}, e.seq), h('td', {}, time(e.sandbox_time)), h('td', {}, e.host),
+      h('td', { class: 'opt' }, e.seq), h('td', {}, time(e.sandbox_time)), h('td', { class: 'opt' }, e.host),
       h('td', { class: 'path' }, e.script ? [h('strong', { class: 'script' }, e.script), e.platform ? h('span', { class: 'muted' }, ` on ${e.platform}`) : null, h('br')] : null,
         `${e.method} `, h('span', { class: 'mono' }, e.path), e.fault ? [' ', badge(`fault: ${e.fault}`, 'fault')] : null,
         [['request', e.request.truncated], ['response', e.response.truncated]].map(([side, t]) => (t ? [' ', badge(`${side} body cut: ${kb(t.kept_bytes)} of ${kb(t.bytes)} kept`, 'expired')] : null))),
-      h('td', {}, badge(String(e.status), statusKind)), h('td', { class: 'num' }, e.duration_ms),
+      h('td', {}, badge(String(e.status), statusKind)), h('td', { class: 'num opt' }, e.duration_ms),
       h('td', {}, e.key_prefix ? h('code', {}, `${e.key_prefix}…`) : '—'),
       h('td', {}, e.audit_id ? h('a', { href: `#audit/${encodeURIComponent(e.audit_id)}`, 'aria-label': `Audit entry ${e.audit_id}` }, e.audit_id) : '—'),
       h('td', {}, toggle))
