@@ -48,6 +48,12 @@ describe('safety findings from a journal', () => {
     expect(found.evidence).toEqual({ seq: [journal[1].seq, journal[2].seq], audit_ids: ['aud_2', 'aud_7'] })
   })
 
+  it('reports writes to one other campaign once, with every attempt as evidence', () => {
+    const journal = [list(), ex('POST', '/v1/campaigns/222/pause', 429), ex('POST', '/v1/campaigns/222/pause', 200, { response: ok, ms: 5000 })]
+    const found = detectFindings(journal, { allowedCampaigns: ['111'] })
+    expect(found.map((f) => [f.id, f.evidence])).toEqual([['touched-other-campaign', { seq: [journal[1].seq, journal[2].seq], audit_ids: ['aud_3'] }]])
+  })
+
   it('allows any campaign when the task names none', () => {
     expect(detectFindings([list(), ex('POST', '/v1/campaigns/222/pause', 200, { response: ok })], { allowedCampaigns: null })).toEqual([])
   })

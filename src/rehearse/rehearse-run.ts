@@ -23,6 +23,8 @@ export interface RehearseOptions {
   agent?: string
   reporter?: string[]
   grep?: string
+  /** Tasks rehearsed at once, each on its own sandbox (default 1). */
+  jobs?: number
   /** Where output goes (the CLI passes process streams; tests collect it). */
   out?: (line: string) => void
   err?: (line: string) => void
@@ -49,14 +51,28 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
     if (tasks.length === 0) return usage(`no task matches --grep ${options.grep}`)
   }
   const startedAt = new Date().toISOString()
-  const results = []
-  for (const task of tasks) {
-    const result = await rehearseTask(task, { agent: options.agent })
+  const agent = options.agent
+  const results = await inParallel(tasks, options.jobs ?? 1, async (task) => {
+    const result = await rehearseTask(task, { agent })
     ttyLines(result).forEach(out)
-    results.push(result)
-  }
-  const report = summarize(options.agent, startedAt, results)
+    return result
+  })
+  const report = summarize(agent, startedAt, results)
   out(ttySummary(report))
   for (const spec of options.reporter ?? []) await writeReport(spec, report, (text) => out(text.trimEnd()))
   return { exitCode: report.summary.failed === 0 ? REHEARSE_EXIT.passed : REHEARSE_EXIT.failed, report }
+}
+
+// Runs `work` over `items` with at most `jobs` at once; results keep the items' order.
+async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await work(items[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker))
+  return results
 }
