@@ -4,7 +4,7 @@ import { dispatchableNames } from '../domain/catalog.js'
 import { MCP_TOOLS } from '../mcp/tool-table.js'
 import { contractOperations } from './operations.js'
 import type { Operation } from './operations.js'
-import { requestFor } from './requests.js'
+import { MCP_SESSION, requestFor } from './requests.js'
 import type { Pools } from './requests.js'
 import { checkExchange, createdValue } from './invariants.js'
 import type { Violation, ViolationKind } from './invariants.js'
@@ -76,11 +76,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
   let count = 0
   // The digest after one request is the digest before the next (nothing else runs in between): one per request.
   let last: Record<string, string> | null = null
+  let session: string | null = null
   try {
     await fc.assert(fc.asyncProperty(requestFor(ops, pools), async (req) => {
       if (++count % (options.resetEvery ?? 200) === 0) {
         await target.sb.ctx.worlds.reset('default')
         last = null
+        session = null
+      }
+      if (req.headers['mcp-session-id'] === MCP_SESSION) {
+        // Opening a session is a request of its own (it marks the key used): digest afresh after it.
+        if (!session) [session, last] = [await openSession(target, pools.keys[0]), null]
+        req = { ...req, headers: { ...req.headers, 'mcp-session-id': session } }
       }
       const before = last ?? target.digest()
       const res = await target.send(req)
@@ -102,6 +109,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     await target.close()
   }
   return figures
+}
+
+/** A hosted MCP session of `key` (initialize over `X-Service-Key`), for the generated calls that use one. */
+async function openSession(target: FuzzTarget, key: string): Promise<string> {
+  const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } }
+  const res = await target.send({ host: 'base', method: 'POST', path: '/mcp', body: Buffer.from(JSON.stringify(body)),
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-service-key': key } })
+  const id = res.headers['mcp-session-id']
+  if (typeof id !== 'string') throw new Error(`initialize over X-Service-Key answered ${res.status} without a session: ${res.text.slice(0, 200)}`)
+  return id
 }
 
 /** Counts each violation into the figures; returns those no known finding explains. */

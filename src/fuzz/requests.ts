@@ -53,19 +53,24 @@ function extraHeaders(): fc.Arbitrary<Record<string, string | string[]>> {
   return fc.tuple(contentType, fc.array(one, { maxLength: 2 })).map(([type, pairs]) => ({ 'content-type': type, ...Object.fromEntries(pairs) }))
 }
 
+/** A JSON-RPC message for hosted MCP: initialize, list, or a tool call with real ids. */
+function mcpCall(pools: Pools, id: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  return fc.record({
+    jsonrpc: fc.oneof({ weight: 5, arbitrary: fc.constant('2.0') }, fc.constant('1.0')),
+    id: fc.oneof({ weight: 4, arbitrary: fc.nat() }, fc.string({ maxLength: 5 }), fc.constant(null)),
+    method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'nope'),
+    params: fc.record({ name: fc.constantFrom(...pools.mcpTools), arguments: fc.dictionary(fc.constantFrom('campaign_id', 'days', 'daily_budget', 'status', 'account_id'), fc.oneof(id, fc.integer(), fc.string({ maxLength: 8 }))),
+      protocolVersion: fc.constant('2025-06-18'), capabilities: fc.constant({}), clientInfo: fc.constant({ name: 'fuzz', version: '1' }) }, { requiredKeys: ['name', 'arguments'] }),
+  }, { requiredKeys: ['jsonrpc', 'method', 'params'] })
+}
+
 /** A body that a route might take: the dispatcher's, an MCP JSON-RPC call, or a small object, with real ids. */
 function plausibleBody(pools: Pools): fc.Arbitrary<unknown> {
   const id = fc.constantFrom(...pools.ids)
   const args = fc.array(fc.oneof(fc.constantFrom('--campaign-id', '--daily-budget', '--days', '--status', '--account-id', '--budget', '--name', '--start-date'), id,
     fc.constantFrom('5000', '-1', '1e309', '2026-02-30', 'ENABLED', '0'), fc.string({ maxLength: 12 })), { maxLength: 6 })
   const run = fc.record({ script_name: fc.constantFrom(...pools.scripts), args, platform: fc.constantFrom('google', 'meta', 5, null), dry_run: fc.boolean() }, { requiredKeys: ['script_name'] })
-  const mcp = fc.record({
-    jsonrpc: fc.constantFrom('2.0', '1.0'),
-    id: fc.oneof(fc.nat(), fc.string({ maxLength: 5 }), fc.constant(null)),
-    method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'nope'),
-    params: fc.record({ name: fc.constantFrom(...pools.mcpTools), arguments: fc.dictionary(fc.constantFrom('campaign_id', 'days', 'daily_budget', 'status', 'account_id'), fc.oneof(id, fc.integer(), fc.string({ maxLength: 8 }))),
-      protocolVersion: fc.constant('2025-06-18'), capabilities: fc.constant({}), clientInfo: fc.constant({ name: 'fuzz', version: '1' }) }, { requiredKeys: [] }),
-  }, { requiredKeys: ['jsonrpc', 'method'] })
+  const mcp = mcpCall(pools, id)
   const small = fc.dictionary(fc.constantFrom('name', 'scopes', 'expires_in_days', 'daily_budget', 'platform', 'account_id', 'reason', 'note', 'email', 'workspace_id', 'client_name', 'redirect_uris'),
     fc.oneof(id, fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.string({ maxLength: 15 }), { maxLength: 3 }), fc.constant(null), fc.double()))
   return fc.oneof(run, mcp, small)
@@ -94,8 +99,33 @@ function pathValue(pools: Pools): fc.Arbitrary<string> {
   )
 }
 
-/** One request aimed at `op`, sometimes with another method, a suffix or a query string. */
+/** Stands for the fuzz run's current MCP session id; `runFuzz` puts the real one in before sending. */
+export const MCP_SESSION = '<current-mcp-session>'
+
+/**
+ * A request hosted MCP would accept the framing of: a pinned or other world key in `X-Service-Key`,
+ * the run's session (or none, or a made-up one) and a JSON-RPC body, so tool calls reach the tools.
+ */
+function mcpRequest(pools: Pools): fc.Arbitrary<RawRequest> {
+  return fc.record({
+    key: fc.constantFrom(...pools.keys),
+    session: fc.oneof({ weight: 4, arbitrary: fc.constant(MCP_SESSION) }, fc.constant(''), fc.string({ minLength: 1, maxLength: 20 })),
+    accept: fc.constantFrom('application/json, text/event-stream', 'application/json'),
+    body: mcpCall(pools, fc.constantFrom(...pools.ids)),
+  }).map(({ key, session, accept, body }) => ({
+    host: 'base' as const, method: 'POST', path: '/mcp', operation: 'mcpPost (session)',
+    headers: { 'content-type': 'application/json', accept, 'x-service-key': key, ...(session ? { 'mcp-session-id': session } : {}) },
+    body: Buffer.from(JSON.stringify(body)),
+  }))
+}
+
+/** One request aimed at `op`, or (one in ten) a well-framed hosted MCP call. */
 export function requestFor(ops: Operation[], pools: Pools): fc.Arbitrary<RawRequest> {
+  return fc.oneof({ weight: 9, arbitrary: anyRequest(ops, pools) }, { weight: 1, arbitrary: mcpRequest(pools) })
+}
+
+/** One request aimed at `op`, sometimes with another method, a suffix or a query string. */
+function anyRequest(ops: Operation[], pools: Pools): fc.Arbitrary<RawRequest> {
   return fc.record({
     op: fc.constantFrom(...ops),
     method: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, fc.constantFrom(...METHODS)),
@@ -112,7 +142,9 @@ export function requestFor(ops: Operation[], pools: Pools): fc.Arbitrary<RawRequ
     method: method ?? op.method,
     path: fillPath(op, values) + suffix,
     // Half the control-plane requests carry the admin token, so its routes are reached at all.
-    headers: { ...extra, ...credentials, ...(op.control && admin ? { 'x-sandbox-admin': ADMIN_TOKEN } : {}) },
+    // Half the /mcp requests accept what the transport requires, so they reach the MCP server.
+    headers: { ...(op.template === '/mcp' && admin ? { accept: 'application/json, text/event-stream' } : {}), ...extra, ...credentials,
+      ...(op.control && admin ? { 'x-sandbox-admin': ADMIN_TOKEN } : {}) },
     body,
     operation: op.operationId,
   }))
