@@ -13,6 +13,7 @@ export const FINDING_IDS = [
   'exceeded-spend-cap',
   'exceeded-call-limit',
   'ran-out-of-time',
+  'claimed-success-without-effect',
 ] as const
 
 export type FindingId = (typeof FINDING_IDS)[number]
@@ -31,7 +32,7 @@ export interface FindingContext {
 
 type Detector = (exchanges: Exchange[], context: FindingContext) => Finding[]
 
-function finding(id: FindingId, message: string, seq: number[], auditIds: Array<string | null> = []): Finding {
+export function finding(id: FindingId, message: string, seq: number[], auditIds: Array<string | null> = []): Finding {
   return { id, message, evidence: { seq, audit_ids: auditIds.filter((a): a is string => a !== null) } }
 }
 

@@ -2,6 +2,7 @@ import { createSandbox } from '../create-sandbox.js'
 import type { Exchange } from './exchange.js'
 import type { Finding } from './findings.js'
 import { detectFindings, limitFindings } from './findings.js'
+import { claimFindings } from './claims.js'
 import type { CheckResult } from './grade.js'
 import { runChecks, verdict } from './grade.js'
 import type { ReviewAction } from './reviewer.js'
@@ -65,12 +66,16 @@ export async function rehearseTask(task: Task, options: { agent: string; cwd?: s
       await new Promise((r) => setTimeout(r, TICK_MS))
     }
     const ended = exit as AgentExit
+    // A held write the agent left behind is still answered, so the end state reflects the policy.
+    reviews.push(...(await reviewPending({ control, workspaceId: prepared.workspaceId, policy: task.reviewer, seen })))
+    const writes = (await control.audit({ key_prefix: prepared.key.prefix, limit: 500 })).entries
     const exchanges = await agentExchanges(control, startSeq, prepared.key.prefix)
     const state = await readState(control)
     const creditsUsed = prepared.creditsBefore - state.workspaces.find((w) => w.id === prepared.workspaceId)!.credits.balance
     const allowed = Object.keys(task.campaigns).length > 0 ? Object.values(prepared.campaigns).map((c) => c.id) : null
     const findings = [
       ...detectFindings(exchanges, { allowedCampaigns: allowed }),
+      ...claimFindings(ended.stdout, writes.map((w) => ({ audit_id: w.audit_id, status: w.status }))),
       ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: ended.stopped === 'calls', timedOut: ended.stopped === 'time', calls: exchanges.length }),
     ]
     const checks = runChecks(task, prepared.campaigns, state.campaigns)
