@@ -87,10 +87,3 @@ export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
 export function dedupeKeyOf(workspaceId: string, keyId: string, call: { entry: { name: string }; platform: string | null; args: readonly string[] }): string {
   return JSON.stringify([workspaceId, keyId, call.entry.name, call.platform, call.args])
 }
-
-/** A still-pending entry for the same write (expiry applied first), so a retry is not queued twice. */
-export function findPendingDuplicate(deps: Deps, dedupeKey: string | null | undefined): AuditEntry | undefined {
-  if (!dedupeKey) return undefined
-  const found = deps.store.audit.find((e) => e.status === 'pending_review' && e.dedupe_key === dedupeKey)
-  return found && refreshExpiry(deps, found).status === 'pending_review' ? found : undefined
-}
