@@ -66,15 +66,20 @@ describe.each(BODIED)('%s %s %s refuses malformed bodies', (host, method, path) 
     await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body }), status)
   })
 
-  it.runIf(!(method === 'PUT' && path === '/_sandbox/state'))('a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
-    const answer = await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: ONE_MB_PLUS }), 413)
-    expect(answer.body.code).toBe('PAYLOAD_TOO_LARGE')
-  })
+  // A state import may be large (64 MB) and a reset may have no body: those cases do not apply there.
+  if (!(method === 'PUT' && path === '/_sandbox/state')) {
+    it('a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
+      const answer = await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: ONE_MB_PLUS }), 413)
+      expect(answer.body.code).toBe('PAYLOAD_TOO_LARGE')
+    })
+  }
 
-  it.runIf(path !== '/_sandbox/reset')('an empty body, and JSON sent as text/plain, with 400', async () => {
-    await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: '' }), 400)
-    await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: '{"a":1}', headers: { 'content-type': 'text/plain' } }), 400)
-  })
+  if (path !== '/_sandbox/reset') {
+    it('an empty body, and JSON sent as text/plain, with 400', async () => {
+      await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: '' }), 400)
+      await expectRefused(() => sb[host](method, path, { key: KEYS.owner, body: '{"a":1}', headers: { 'content-type': 'text/plain' } }), 400)
+    })
+  }
 })
 
 const big = 'x'.repeat(600_000)
