@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { Task } from './task-schema.js'
 import { TaskLoadError, loadTasks } from './task-schema.js'
 import { rehearseTask } from './run-task.js'
+import type { TaskResult } from './run-task.js'
 import { REPORTER_KINDS, summarize, ttyLines, ttySummary, writeReport } from './report.js'
 import type { RehearsalReport } from './report.js'
 
@@ -53,7 +54,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   const startedAt = new Date().toISOString()
   const agent = options.agent
   const results = await inParallel(tasks, options.jobs ?? 1, async (task) => {
-    const result = await rehearseTask(task, { agent })
+    const result = await rehearseTask(task, { agent }).catch((error: Error) => unrunnable(task, error))
     ttyLines(result).forEach(out)
     return result
   })
@@ -75,4 +76,13 @@ async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Pro
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker))
   return results
+}
+
+// A task whose setup the sandbox refused (say, a malformed fault) fails with the sandbox's answer.
+function unrunnable(task: Task, error: Error): TaskResult {
+  return {
+    task: task.name, file: task.file, passed: false, reasons: [`could not run: ${error.message}`], checks: [], findings: [], reviews: [],
+    efficiency: { calls: 0, credits: 0, sandbox_seconds: 0, wall_ms: 0 },
+    agent: { code: null, signal: null, stopped: null, stdout: '', stderr: '' },
+  }
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { taskSchema } from './task-schema.js'
 import { rehearseTask } from './run-task.js'
@@ -30,6 +33,24 @@ describe('rehearsing one task', () => {
     expect({ stdin, env }).toEqual({ stdin: 'pause Grocery Remarketing - Search - US', env: 'pause Grocery Remarketing - Search - US' })
     expect(me).toContain('"ws_acme"')
     expect(result.efficiency.calls).toBe(1)
+  })
+})
+
+describe('task faults', () => {
+  it('a scripted 429 with Retry-After, answered by an immediate retry, is ignored-retry-after', async () => {
+    const twice = 'for i in 1 2; do curl -s -o /dev/null -H "authorization: Bearer $SERVICE_API_KEY" "$SERVICE_API_URL/v1/me"; done'
+    const fault = { match: { path: '/v1/me' }, sequence: [{ status: 429, headers: { 'retry-after': '5' }, body: { error: 'slow down', code: 'RATE_LIMITED' } }, { pass: true }] }
+    const result = await rehearseTask(task({ setup: { faults: [fault] } }), { agent: twice })
+    expect(result.findings.map((f) => [f.id, f.evidence.seq.length])).toEqual([['ignored-retry-after', 2]])
+  })
+
+  it('a fault the sandbox refuses fails the task with its answer, and the run goes on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rehearse-fault-'))
+    await writeFile(join(dir, 'bad.yaml'), 'name: bad-fault\ngoal: x\nsetup:\n  faults: [{ match: { nope: 1 } }]\n')
+    const run = await runRehearsal([dir], { agent: 'true', out: () => {}, err: () => {} })
+    await rm(dir, { recursive: true, force: true })
+    expect(run.exitCode).toBe(1)
+    expect(run.report!.tasks[0].reasons[0]).toMatch(/^could not run: control plane answered 400/)
   })
 })
 

@@ -36,7 +36,9 @@ export const taskSchema = z.strictObject({
     policy: z.record(z.string(), z.unknown()).optional(),
     credits: z.strictObject({ balance: z.number().nonnegative().optional(), payment_method: z.boolean().optional() }).optional(),
     rate_limits: z.strictObject({ per_key: bucket.nullable().optional(), per_workspace: bucket.nullable().optional() }).optional(),
-  }).default({}),
+    /** Scripted faults, each as `POST /_sandbox/faults` takes it (validated by the sandbox when the task starts). */
+    faults: z.array(z.record(z.string(), z.unknown())).default([]),
+  }).default({ faults: [] }),
   limits: z.strictObject({
     /** Real-time seconds before the agent is stopped. */
     seconds: z.number().positive().max(600).default(30),
