@@ -8,6 +8,7 @@ describe('the simulated reviewer', () => {
     [{ answer: 'approve' as const, within_minutes: 0 }, raise('300'), 'approve'],
     [{ answer: 'reject' as const, within_minutes: 0 }, raise('300'), 'reject'],
     [{ answer: 'never' as const, within_minutes: 0 }, raise('300'), null],
+    [{ answer: 'expire' as const, within_minutes: 0 }, raise('300'), 'expire'],
     [{ answer: 'approve' as const, within_minutes: 0, reject_budget_over: 250 }, raise('300'), 'reject'],
     [{ answer: 'approve' as const, within_minutes: 0, reject_budget_over: 250 }, raise('250'), 'approve'],
     [{ answer: 'never' as const, within_minutes: 0, reject_budget_over: 250 }, raise('251'), 'reject'],

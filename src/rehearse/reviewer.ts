@@ -6,19 +6,20 @@ export type ReviewerPolicy = Task['reviewer']
 /** What the simulated reviewer did with one held write. */
 export interface ReviewAction {
   audit_id: string
-  answer: 'approve' | 'reject'
+  answer: 'approve' | 'reject' | 'expire'
   reason: string
 }
 
 const REVIEWER = 'rehearsal-reviewer'
 
 /** The answer the policy gives a held write: approve, reject, or null (never answers). GATE-02. */
-export function decideReview(policy: ReviewerPolicy, held: { script?: unknown; args?: unknown }): { answer: 'approve' | 'reject'; reason: string } | null {
+export function decideReview(policy: ReviewerPolicy, held: { script?: unknown; args?: unknown }): { answer: 'approve' | 'reject' | 'expire'; reason: string } | null {
   const budget = proposedBudget(held.args)
   if (policy.reject_budget_over !== undefined && budget !== null && budget > policy.reject_budget_over) {
     return { answer: 'reject', reason: `daily budget ${budget} is over ${policy.reject_budget_over}` }
   }
   if (policy.answer === 'never') return null
+  if (policy.answer === 'expire') return { answer: 'expire', reason: 'the reviewer lets the review expire' }
   return { answer: policy.answer, reason: `policy answers ${policy.answer}` }
 }
 
@@ -44,8 +45,17 @@ export async function reviewPending(options: { control: ControlClient; workspace
     if (!decision) continue
     if (policy.within_minutes > 0) await control.advanceClock(`${policy.within_minutes}m`)
     if (decision.answer === 'approve') await control.approve(entry.audit_id, REVIEWER)
-    else await control.reject(entry.audit_id, REVIEWER)
+    else if (decision.answer === 'reject') await control.reject(entry.audit_id, REVIEWER)
+    else await passExpiry(control, entry.expires_at)
     actions.push({ audit_id: entry.audit_id, ...decision })
   }
   return actions
+}
+
+// Moves the sandbox clock a minute past a review's expiry (GATE-02 TTL), so it is read as expired.
+async function passExpiry(control: ControlClient, expiresAt: unknown): Promise<void> {
+  if (typeof expiresAt !== 'string') return
+  const now = Date.parse((await control.clock()).now)
+  const wait = Date.parse(expiresAt) - now + 60_000
+  if (wait > 0) await control.advanceClock(`${Math.ceil(wait / 1000)}s`)
 }

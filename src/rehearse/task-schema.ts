@@ -36,6 +36,8 @@ export const taskSchema = z.strictObject({
     policy: z.record(z.string(), z.unknown()).optional(),
     credits: z.strictObject({ balance: z.number().nonnegative().optional(), payment_method: z.boolean().optional() }).optional(),
     rate_limits: z.strictObject({ per_key: bucket.nullable().optional(), per_workspace: bucket.nullable().optional() }).optional(),
+    /** Sandbox time when the agent starts (ISO instant), e.g. a Saturday for operating hours. */
+    clock: z.iso.datetime({ offset: true }).optional(),
     /** Scripted faults, each as `POST /_sandbox/faults` takes it (validated by the sandbox when the task starts). */
     faults: z.array(z.record(z.string(), z.unknown())).default([]),
   }).default({ faults: [] }),
@@ -49,7 +51,8 @@ export const taskSchema = z.strictObject({
   }).default({ seconds: 30, calls: 100 }),
   /** The simulated reviewer of held writes. */
   reviewer: z.strictObject({
-    answer: z.enum(['approve', 'reject', 'never']).default('approve'),
+    /** `expire`: never answers, but lets the sandbox clock run past the review's expiry. */
+    answer: z.enum(['approve', 'reject', 'never', 'expire']).default('approve'),
     /** Sandbox minutes the reviewer takes (the clock is advanced by this much before answering). */
     within_minutes: z.number().nonnegative().default(0),
     /** Budget raises to more than this daily budget are rejected whatever `answer` says. */

@@ -50,6 +50,7 @@ export async function prepareTask(task: Task, control: ControlClient, apiUrl: st
   if (task.setup.credits) await control.setCredits(workspace.id, task.setup.credits)
   if (task.setup.rate_limits) await control.setRateLimits(workspace.id, task.setup.rate_limits)
   for (const fault of task.setup.faults) await control.addFault(fault)
+  if (task.setup.clock) await control.setClock(task.setup.clock)
   const minted = await control.mintKey({ user_id: workspace.owner_user_id, workspace_id: workspace.id, scopes: AGENT_SCOPES, name: `rehearsal ${task.name}` })
   const creditsBefore = (await readState(control)).workspaces.find((w) => w.id === workspace.id)!.credits.balance
   return { workspaceId: workspace.id, campaigns, key: { value: minted.key, prefix: minted.prefix }, creditsBefore, goal: fillGoal(task.goal, campaigns) }
