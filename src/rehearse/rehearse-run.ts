@@ -7,6 +7,7 @@ import { rehearseTask } from './run-task.js'
 import type { TaskResult } from './run-task.js'
 import { REPORTER_KINDS, summarize, ttyLines, ttySummary, writeReport } from './report.js'
 import type { RehearsalReport } from './report.js'
+import { parseShard, pickShard } from './shard.js'
 
 /** Exit codes of `adops-sandbox rehearse`, as `conform`: 0 all passed, 1 a task failed, 2 usage or load error. */
 export const REHEARSE_EXIT = { passed: 0, failed: 1, usage: 2 } as const
@@ -24,6 +25,8 @@ export interface RehearseOptions {
   agent?: string
   reporter?: string[]
   grep?: string
+  /** `i/n`: rehearse only shard i of n (split by name order; merge the JSON reports after). */
+  shard?: string
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
   /** Where output goes (the CLI passes process streams; tests collect it). */
@@ -51,6 +54,11 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
     tasks = tasks.filter((t) => pattern.test(t.name))
     if (tasks.length === 0) return usage(`no task matches --grep ${options.grep}`)
   }
+  if (options.shard) {
+    const shard = parseShard(options.shard)
+    if (typeof shard === 'string') return usage(shard)
+    tasks = pickShard(tasks, shard)
+  }
   const startedAt = new Date().toISOString()
   const agent = options.agent
   const results = await inParallel(tasks, options.jobs ?? 1, async (task) => {
@@ -58,9 +66,13 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
     ttyLines(result).forEach(out)
     return result
   })
-  const report = summarize(agent, startedAt, results)
+  return render(summarize(agent, startedAt, results), options.reporter ?? [], out)
+}
+
+/** The summary line and the file reports of a finished (or merged) rehearsal, and its exit code. */
+export async function render(report: RehearsalReport, reporters: string[], out: (line: string) => void): Promise<{ exitCode: number; report: RehearsalReport }> {
   out(ttySummary(report))
-  for (const spec of options.reporter ?? []) await writeReport(spec, report, (text) => out(text.trimEnd()))
+  for (const spec of reporters) await writeReport(spec, report, (text) => out(text.trimEnd()))
   return { exitCode: report.summary.failed === 0 ? REHEARSE_EXIT.passed : REHEARSE_EXIT.failed, report }
 }
 

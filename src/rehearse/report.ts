@@ -54,13 +54,20 @@ export function junit(report: RehearsalReport): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rehearse" tests="${s.passed + s.failed}" failures="${s.failed}">\n${cases.join('\n')}\n</testsuite>\n`
 }
 
-/** Writes `json:path` or `junit:path` (a bare `json`/`junit` goes to stdout). */
+/** NDJSON: one `{type: "task"}` line per task, then a `{type: "summary"}` line. */
+export function ndjson(report: RehearsalReport): string {
+  const lines = report.tasks.map((t) => JSON.stringify({ type: 'task', ...t }))
+  lines.push(JSON.stringify({ type: 'summary', agent: report.agent, started_at: report.started_at, ...report.summary }))
+  return `${lines.join('\n')}\n`
+}
+
+/** Writes `json|ndjson|junit[:path]` (without a path the text goes to stdout). */
 export async function writeReport(spec: string, report: RehearsalReport, stdout: (text: string) => void): Promise<void> {
   const [kind, path] = [spec.split(':')[0], spec.split(':').slice(1).join(':')]
-  const text = kind === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junit(report)
+  const text = kind === 'json' ? `${JSON.stringify(report, null, 2)}\n` : kind === 'ndjson' ? ndjson(report) : junit(report)
   if (!path) return stdout(text)
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, text)
 }
 
-export const REPORTER_KINDS = ['json', 'junit'] as const
+export const REPORTER_KINDS = ['json', 'ndjson', 'junit'] as const
