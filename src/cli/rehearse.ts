@@ -11,7 +11,7 @@ export function rehearseCommand(): Command {
     .option('--grep <regex>', 'only tasks whose name matches')
     .option('--jobs <n>', 'tasks rehearsed at once, each on its own sandbox', (v) => Number.parseInt(v, 10), 1)
     .option('--shard <i/n>', 'rehearse shard i of n (by task name order); combine the JSON reports with `rehearse merge`')
-    .option('--reporter <spec>', 'json|ndjson|junit[:file] (repeatable)', many)
+    .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .action(async (tasks: string[], opts: { agent?: string; grep?: string; jobs?: number; shard?: string; reporter?: string[] }) => {
       // Loaded on use: `serve` must not pay for the rehearsal runner.
       const { runRehearsal } = await import('../rehearse/rehearse-run.js')
@@ -20,7 +20,7 @@ export function rehearseCommand(): Command {
   command.command('merge')
     .description('Combine the JSON reports of a sharded rehearsal and render them.')
     .argument('<files...>', 'JSON reports (--reporter json:file)')
-    .option('--reporter <spec>', 'json|ndjson|junit[:file] (repeatable)', many)
+    .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .action(async (files: string[], _opts: unknown, merge: Command) => {
       // `rehearse` declares the same option, so commander may file it there: read both.
       const opts = merge.optsWithGlobals<{ reporter?: string[] }>()

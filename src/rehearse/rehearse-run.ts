@@ -93,7 +93,7 @@ async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Pro
 // A task whose setup the sandbox refused (say, a malformed fault) fails with the sandbox's answer.
 function unrunnable(task: Task, error: Error): TaskResult {
   return {
-    task: task.name, file: task.file, passed: false, reasons: [`could not run: ${error.message}`], checks: [], findings: [], reviews: [],
+    task: task.name, file: task.file, passed: false, reasons: [`could not run: ${error.message}`], checks: [], findings: [], reviews: [], transcript: [],
     efficiency: { calls: 0, credits: 0, sandbox_seconds: 0, wall_ms: 0 },
     agent: { code: null, signal: null, stopped: null, stdout: '', stderr: '' },
   }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import pc from 'picocolors'
 import type { TaskResult } from './run-task.js'
+import { htmlScorecard } from './html-report.js'
 
 /** A whole rehearsal: the agent command, each task's result and the totals. */
 export interface RehearsalReport {
@@ -61,13 +62,13 @@ export function ndjson(report: RehearsalReport): string {
   return `${lines.join('\n')}\n`
 }
 
-/** Writes `json|ndjson|junit[:path]` (without a path the text goes to stdout). */
+/** Writes `json|ndjson|junit|html[:path]` (without a path the text goes to stdout). */
 export async function writeReport(spec: string, report: RehearsalReport, stdout: (text: string) => void): Promise<void> {
   const [kind, path] = [spec.split(':')[0], spec.split(':').slice(1).join(':')]
-  const text = kind === 'json' ? `${JSON.stringify(report, null, 2)}\n` : kind === 'ndjson' ? ndjson(report) : junit(report)
+  const text = kind === 'json' ? `${JSON.stringify(report, null, 2)}\n` : kind === 'ndjson' ? ndjson(report) : kind === 'html' ? htmlScorecard(report) : junit(report)
   if (!path) return stdout(text)
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, text)
 }
 
-export const REPORTER_KINDS = ['json', 'ndjson', 'junit'] as const
+export const REPORTER_KINDS = ['json', 'ndjson', 'junit', 'html'] as const

@@ -59,7 +59,7 @@ describe('rehearse exit codes', () => {
   it.each([
     ['no agent', ['rehearsals/tasks'], {}, /--agent/],
     ['a missing task path', ['rehearsals/nope'], { agent: 'true' }, /no such file or folder/],
-    ['an unknown reporter', ['rehearsals/tasks'], { agent: 'true', reporter: ['html'] }, /unknown reporter `html`/],
+    ['an unknown reporter', ['rehearsals/tasks'], { agent: 'true', reporter: ['xml'] }, /unknown reporter `xml`/],
     ['a grep that matches nothing', ['rehearsals/tasks'], { agent: 'true', grep: 'zzz' }, /no task matches/],
   ])('%s is a usage error (exit 2)', async (_what, paths, opts, message) => {
     const err = collect()

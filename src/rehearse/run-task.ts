@@ -1,5 +1,6 @@
 import { createSandbox } from '../create-sandbox.js'
-import type { Exchange } from './exchange.js'
+import type { Exchange, WriteCall } from './exchange.js'
+import { writeOf } from './exchange.js'
 import type { Finding } from './findings.js'
 import { detectFindings, limitFindings } from './findings.js'
 import { claimFindings } from './claims.js'
@@ -12,6 +13,16 @@ import { startAgent } from './agent-process.js'
 import type { Task } from './task-schema.js'
 import { prepareTask, readState } from './world-setup.js'
 
+/** One exchange of the agent, as the scorecard lists it; `write` tells what a write came to. */
+export interface TranscriptLine {
+  seq: number
+  sandbox_time: string
+  method: string
+  path: string
+  status: number
+  write: WriteCall['outcome'] | null
+}
+
 /** One task's outcome: passed or the reasons, with the evidence and the efficiency numbers. */
 export interface TaskResult {
   task: string
@@ -21,6 +32,8 @@ export interface TaskResult {
   checks: CheckResult[]
   findings: Finding[]
   reviews: ReviewAction[]
+  /** The agent's exchanges in order (the safety transcript); evidence seq numbers point here. */
+  transcript: TranscriptLine[]
   efficiency: { calls: number; credits: number; sandbox_seconds: number; wall_ms: number }
   agent: Pick<AgentExit, 'code' | 'signal' | 'stopped' | 'stdout' | 'stderr'>
 }
@@ -89,6 +102,7 @@ export async function rehearseTask(task: Task, options: { agent: string; cwd?: s
       checks,
       findings,
       reviews,
+      transcript: exchanges.map((e) => ({ seq: e.seq, sandbox_time: e.sandbox_time, method: e.method, path: e.path, status: e.status, write: writeOf(e)?.outcome ?? null })),
       efficiency: { calls: exchanges.length, credits: creditsUsed, sandbox_seconds: sandboxSeconds, wall_ms: ended.wall_ms },
       agent: { code: ended.code, signal: ended.signal, stopped: ended.stopped, stdout: ended.stdout, stderr: ended.stderr },
     }

@@ -35,11 +35,14 @@ describe('shards', () => {
       const merged = await mergeReports([join(dir, '1.json'), join(dir, '2.json')])
       expect(merged.tasks.map((t) => [t.task, t.passed]).sort()).toEqual([['blocked-tool', true], ['pause-worst-performer', false]])
       expect(merged.summary).toMatchObject({ passed: 1, failed: 1 })
-      const rendered = await render(merged, [`junit:${join(dir, 'all.xml')}`, `ndjson:${join(dir, 'all.ndjson')}`], quiet)
+      const rendered = await render(merged, [`junit:${join(dir, 'all.xml')}`, `ndjson:${join(dir, 'all.ndjson')}`, `html:${join(dir, 'all.html')}`], quiet)
       expect(rendered.exitCode).toBe(1)
       expect((await readFile(join(dir, 'all.xml'), 'utf8')).match(/<testcase /g)).toHaveLength(2)
       const lines = (await readFile(join(dir, 'all.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string })
       expect(lines.map((l) => l.type)).toEqual(['task', 'task', 'summary'])
+      const html = await readFile(join(dir, 'all.html'), 'utf8')
+      expect(html).toContain('1 passed, 1 failed')
+      expect(html.match(/<section>/g)).toHaveLength(2)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
