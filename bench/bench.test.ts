@@ -35,6 +35,8 @@ describe('npm run bench -- --quick', () => {
     expect(notMeasured, notMeasured.map(([name, why]) => `${name}: ${why}`).join('\n')).toEqual([])
     expect(results.read?.length).toBeGreaterThan(0)
     expect(results.write?.length).toBeGreaterThan(0)
+    expect(results.held_history?.history_rows).toBeGreaterThan(0)
+    expect(results.held_history?.enabled.rps).toBeGreaterThan(0)
     expect(results.state_size?.length).toBeGreaterThan(0)
     expect(results.durability?.map((row) => row.durability)).toEqual(['process', 'fsync'])
     expect(results.floor?.rps).toBeGreaterThan(0)

@@ -21,6 +21,7 @@ import { measureStarts } from './sections/start.js'
 import { measureStateSizes } from './sections/state-size.js'
 import { measureDurability } from './sections/durability.js'
 import { measureSuite } from './sections/suite.js'
+import { measureHeldHistory } from './sections/held-history.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const t0 = performance.now()
@@ -135,6 +136,10 @@ async function measureComparisons(options: { results: Results; spec: string; set
       log('bench: durable write path')
       await attempt(results, 'write', async () => {
         results.write = await comparePairs(writePairs(sandbox!, prism!, await firstCampaignId(sandbox!)), settings, log)
+      })
+      log('bench: held write behind history (issue 17 item 3)')
+      await attempt(results, 'held_history', async () => {
+        results.held_history = await measureHeldHistory({ sandbox: sandbox!, settings, log })
       })
     }
   } catch (error) {
