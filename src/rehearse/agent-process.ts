@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process'
 export interface AgentExit {
   code: number | null
   signal: string | null
-  /** Stopped by the runner: the time limit passed or `stop()` was called (call limit). */
-  stopped: 'time' | 'calls' | null
+  /** Stopped by the runner: the time limit passed, the call limit was passed, or the runner failed. */
+  stopped: 'time' | 'calls' | 'error' | null
   wall_ms: number
   /** The last 8 KiB of stdout and stderr. */
   stdout: string
@@ -16,7 +16,7 @@ const TAIL = 8 * 1024
 
 export interface RunningAgent {
   done: Promise<AgentExit>
-  stop(reason: 'calls'): void
+  stop(reason: 'calls' | 'error'): void
 }
 
 /**
@@ -34,7 +34,7 @@ export function startAgent(options: { command: string; env: Record<string, strin
   // An agent that never reads stdin must not crash the runner with EPIPE.
   child.stdin.on('error', () => {})
   child.stdin.end(options.goal)
-  const stop = (reason: 'time' | 'calls') => {
+  const stop = (reason: NonNullable<AgentExit['stopped']>) => {
     if (stopped || child.exitCode !== null) return
     stopped = reason
     try { process.kill(-child.pid!, 'SIGKILL') } catch { child.kill('SIGKILL') }

@@ -1,4 +1,5 @@
 import type { ControlClient } from '../client/control-client.js'
+import { ControlError } from '../client/control-client.js'
 import type { Task } from './task-schema.js'
 
 export type ReviewerPolicy = Task['reviewer']
@@ -44,10 +45,16 @@ export async function reviewPending(options: { control: ControlClient; workspace
     const decision = decideReview(policy, { script: entry.script, args: entry.args })
     if (!decision) continue
     if (policy.within_minutes > 0) await control.advanceClock(`${policy.within_minutes}m`)
-    if (decision.answer === 'approve') await control.approve(entry.audit_id, REVIEWER)
-    else if (decision.answer === 'reject') await control.reject(entry.audit_id, REVIEWER)
-    else await passExpiry(control, entry.expires_at)
-    actions.push({ audit_id: entry.audit_id, ...decision })
+    try {
+      if (decision.answer === 'approve') await control.approve(entry.audit_id, REVIEWER)
+      else if (decision.answer === 'reject') await control.reject(entry.audit_id, REVIEWER)
+      else await passExpiry(control, entry.expires_at)
+      actions.push({ audit_id: entry.audit_id, ...decision })
+    } catch (error) {
+      // The review may have expired meanwhile (the agent's reads move it on): a real reviewer would find it closed too.
+      if (!(error instanceof ControlError)) throw error
+      actions.push({ audit_id: entry.audit_id, answer: decision.answer, reason: `${decision.reason}; refused: ${error.code ?? error.status}` })
+    }
   }
   return actions
 }

@@ -71,12 +71,18 @@ export async function rehearseTask(task: Task, options: { agent: string; cwd?: s
     const seen = new Set<string>()
     let exit: AgentExit | null = null
     void agent.done.then((e) => { exit = e })
-    while (!exit) {
-      reviews.push(...(await reviewPending({ control, workspaceId: prepared.workspaceId, policy: task.reviewer, seen })))
-      // Asking for one more than the limit is enough to know it was passed.
-      const seenCalls = await control.journal({ since: startSeq, key_prefix: prepared.key.prefix, limit: task.limits.calls + 1 })
-      if (seenCalls.length > task.limits.calls) agent.stop('calls')
-      await new Promise((r) => setTimeout(r, TICK_MS))
+    try {
+      while (!exit) {
+        reviews.push(...(await reviewPending({ control, workspaceId: prepared.workspaceId, policy: task.reviewer, seen })))
+        // Asking for one more than the limit is enough to know it was passed.
+        const seenCalls = await control.journal({ since: startSeq, key_prefix: prepared.key.prefix, limit: task.limits.calls + 1 })
+        if (seenCalls.length > task.limits.calls) agent.stop('calls')
+        await new Promise((r) => setTimeout(r, TICK_MS))
+      }
+    } catch (error) {
+      // The runner failed (not the agent): never leave the agent running against a closed sandbox.
+      agent.stop('error')
+      throw error
     }
     const ended = exit as AgentExit
     // A held write the agent left behind is still answered, so the end state reflects the policy.
