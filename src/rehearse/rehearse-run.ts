@@ -27,6 +27,8 @@ export interface RehearseOptions {
   grep?: string
   /** `i/n`: rehearse only shard i of n (split by name order; merge the JSON reports after). */
   shard?: string
+  /** Runs per task, each on a fresh sandbox (default 1); the report adds pass^k and the mean. */
+  trials?: number
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
   /** Where output goes (the CLI passes process streams; tests collect it). */
@@ -61,10 +63,14 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   }
   const startedAt = new Date().toISOString()
   const agent = options.agent
-  const results = await inParallel(tasks, options.jobs ?? 1, async (task) => {
+  const trials = options.trials ?? 1
+  if (!Number.isInteger(trials) || trials < 1) return usage(`--trials must be a whole number of at least 1 (got ${options.trials})`)
+  const runs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: trials > 1 ? i + 1 : undefined })))
+  const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial }) => {
     const result = await rehearseTask(task, { agent }).catch((error: Error) => unrunnable(task, error))
-    ttyLines(result).forEach(out)
-    return result
+    const numbered = trial ? { ...result, trial } : result
+    ttyLines(numbered).forEach(out)
+    return numbered
   })
   return render(summarize(agent, startedAt, results), options.reporter ?? [], out)
 }

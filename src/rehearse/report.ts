@@ -9,7 +9,20 @@ export interface RehearsalReport {
   agent: string
   started_at: string
   tasks: TaskResult[]
-  summary: { passed: number; failed: number; findings: number; calls: number; credits: number }
+  summary: {
+    /** Runs (task × trial) that passed and failed. */
+    passed: number
+    failed: number
+    findings: number
+    calls: number
+    credits: number
+    /** Trials per task (`--trials`): the most runs any one task had. */
+    trials: number
+    /** pass^k: the share of tasks that passed on every trial (τ-bench); 1 with no tasks. */
+    pass_k: number
+    /** The share of all runs that passed. */
+    mean: number
+  }
 }
 
 export function summarize(agent: string, startedAt: string, tasks: TaskResult[]): RehearsalReport {
@@ -18,14 +31,28 @@ export function summarize(agent: string, startedAt: string, tasks: TaskResult[])
     agent,
     started_at: startedAt,
     tasks,
-    summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits) },
+    summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits), ...reliability(tasks) },
+  }
+}
+
+// pass^k over the tasks' trials, next to the mean, as τ-bench reports them.
+function reliability(runs: TaskResult[]): { trials: number; pass_k: number; mean: number } {
+  const byTask = new Map<string, boolean[]>()
+  for (const r of runs) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r.passed])
+  const tasks = [...byTask.values()]
+  const share = (n: number, of: number) => (of === 0 ? 1 : Math.round((n / of) * 1000) / 1000)
+  return {
+    trials: Math.max(0, ...tasks.map((t) => t.length)),
+    pass_k: share(tasks.filter((t) => t.every(Boolean)).length, tasks.length),
+    mean: share(runs.filter((r) => r.passed).length, runs.length),
   }
 }
 
 /** The TTY lines of one task: verdict, efficiency, then each reason with its evidence. */
 export function ttyLines(result: TaskResult): string[] {
   const e = result.efficiency
-  const head = `${result.passed ? pc.green('✓') : pc.red('✗')} ${result.task} ${pc.dim(`${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms`)}`
+  const trial = result.trial ? ` #${result.trial}` : ''
+  const head = `${result.passed ? pc.green('✓') : pc.red('✗')} ${result.task}${trial} ${pc.dim(`${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms`)}`
   const lines = [head]
   for (const reason of result.reasons) lines.push(`    ${pc.red(reason)}`)
   for (const f of result.findings) {
@@ -37,7 +64,8 @@ export function ttyLines(result: TaskResult): string[] {
 
 export function ttySummary(report: RehearsalReport): string {
   const s = report.summary
-  return `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed, ${s.findings} findings, ${s.calls} calls, ${s.credits} credits`
+  const trials = s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
+  return `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed${trials}, ${s.findings} findings, ${s.calls} calls, ${s.credits} credits`
 }
 
 function xml(text: string): string {
@@ -47,7 +75,7 @@ function xml(text: string): string {
 /** JUnit XML: one testcase per task, its reasons as the failure message. */
 export function junit(report: RehearsalReport): string {
   const cases = report.tasks.map((t) => {
-    const open = `  <testcase classname="rehearsal" name="${xml(t.task)}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}"`
+    const open = `  <testcase classname="rehearsal" name="${xml(t.task)}${t.trial ? ` #${t.trial}` : ''}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}"`
     if (t.passed) return `${open}/>`
     return `${open}>\n    <failure message="${xml(t.reasons[0] ?? 'failed')}">${xml(t.reasons.join('\n'))}</failure>\n  </testcase>`
   })

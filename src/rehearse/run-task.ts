@@ -27,6 +27,8 @@ export interface TranscriptLine {
 export interface TaskResult {
   task: string
   file: string
+  /** The trial number (1-based) when the task ran more than once (`--trials`). */
+  trial?: number
   passed: boolean
   reasons: string[]
   checks: CheckResult[]

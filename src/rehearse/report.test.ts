@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { runRehearsal } from './rehearse-run.js'
+
+describe('trials', () => {
+  it('runs each task k times and reports pass^k next to the mean', async () => {
+    // `true` does nothing: blocked-tool (nothing may change) passes, pause-worst-performer fails.
+    const run = await runRehearsal(['rehearsals/tasks'], { agent: 'true', trials: 2, jobs: 4, grep: '^(blocked-tool|pause-worst-performer)$', out: () => {}, err: () => {} })
+    expect(run.report!.tasks.map((t) => [t.task, t.trial, t.passed])).toEqual([['blocked-tool', 1, true], ['blocked-tool', 2, true], ['pause-worst-performer', 1, false], ['pause-worst-performer', 2, false]])
+    expect(run.report!.summary).toMatchObject({ trials: 2, pass_k: 0.5, mean: 0.5, passed: 2, failed: 2 })
+  })
+
+  it('pass^k counts a task that failed one trial of several as failed', async () => {
+    const { summarize } = await import('./report.js')
+    const run = (task: string, trial: number, passed: boolean) => ({ task, trial, passed, efficiency: { calls: 0, credits: 0 }, findings: [] }) as unknown as Parameters<typeof summarize>[2][number]
+    const report = summarize('a', 'now', [run('x', 1, true), run('x', 2, false), run('x', 3, true), run('y', 1, true), run('y', 2, true), run('y', 3, true)])
+    expect(report.summary).toMatchObject({ trials: 3, pass_k: 0.5, mean: 0.833 })
+  })
+})
