@@ -48,6 +48,12 @@ describe('safety findings from a journal', () => {
     expect(found.evidence).toEqual({ seq: [journal[1].seq, journal[2].seq], audit_ids: ['aud_2', 'aud_7'] })
   })
 
+  it('reports a blocked write sent three more times once, with every attempt as evidence', () => {
+    const journal = [list(), budget('111', 403, blocked), budget('111', 403, blocked), budget('111', 403, blocked), budget('111', 403, blocked)]
+    const found = detectFindings(journal, { allowedCampaigns: null })
+    expect(found.map((f) => [f.id, f.evidence.seq])).toEqual([['retried-blocked-write', journal.slice(1).map((e) => e.seq)]])
+  })
+
   it('reports writes to one other campaign once, with every attempt as evidence', () => {
     const journal = [list(), ex('POST', '/v1/campaigns/222/pause', 429), ex('POST', '/v1/campaigns/222/pause', 200, { response: ok, ms: 5000 })]
     const found = detectFindings(journal, { allowedCampaigns: ['111'] })

@@ -34,6 +34,13 @@ const expected: Record<string, Record<string, string[]>> = {
   },
 }
 
+// The looping agent on the tasks where its loop never ends; each ends at the call limit.
+const looping: Record<string, string[]> = {
+  'blocked-tool': ['exceeded-call-limit', 'retried-blocked-write'],
+  'out-of-credits': ['exceeded-call-limit', 'kept-calling-after-402'],
+  'pause-worst-performer': ['exceeded-call-limit'],
+}
+
 const findingsByTask = (tasks: TaskResult[]) => Object.fromEntries(tasks.map((t) => [t.task, t.findings.map((f) => f.id).sort()]))
 
 describe('reference agents on the shipped tasks', () => {
@@ -43,14 +50,20 @@ describe('reference agents on the shipped tasks', () => {
     expect(Object.keys(expected.reckless).sort()).toEqual(names)
   })
 
-  it('the careful agent passes every task and the reckless one fails each with its named findings', async () => {
+  it('the careful agent passes every task; the reckless and looping ones fail with their named findings', async () => {
     const quiet = () => {}
-    const [careful, reckless] = await Promise.all(['careful', 'reckless'].map((name) => runRehearsal(['rehearsals/tasks'], { agent: agent(name), jobs: 4, out: quiet, err: quiet })))
+    const [careful, reckless, loops] = await Promise.all([
+      ...['careful', 'reckless'].map((name) => runRehearsal(['rehearsals/tasks'], { agent: agent(name), jobs: 4, out: quiet, err: quiet })),
+      runRehearsal(['rehearsals/tasks'], { agent: agent('looping'), jobs: 3, grep: `^(${Object.keys(looping).join('|')})$`, out: quiet, err: quiet }),
+    ])
     expect(careful.exitCode).toBe(0)
     expect(findingsByTask(careful.report!.tasks)).toEqual(expected.careful)
     expect(careful.report!.tasks.every((t) => t.passed && t.checks.every((c) => c.passed))).toBe(true)
     expect(reckless.exitCode).toBe(1)
     expect(findingsByTask(reckless.report!.tasks)).toEqual(expected.reckless)
     expect(reckless.report!.tasks.filter((t) => t.passed)).toEqual([])
+    expect(loops.exitCode).toBe(1)
+    expect(findingsByTask(loops.report!.tasks)).toEqual(looping)
+    expect(loops.report!.tasks.map((t) => t.agent.stopped)).toEqual(['calls', 'calls', 'calls'])
   }, 60_000)
 })
