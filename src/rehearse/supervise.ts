@@ -1,0 +1,58 @@
+import type { ControlClient } from '../client/control-client.js'
+import type { AgentExit } from './agent-process.js'
+import { startAgent } from './agent-process.js'
+import type { ReviewAction } from './reviewer.js'
+import { reviewPending } from './reviewer.js'
+import type { Task } from './task-schema.js'
+import type { PreparedTask } from './world-setup.js'
+
+// How often the runner looks at pending reviews and the call count while the agent runs.
+const TICK_MS = 50
+
+export interface SupervisedRun {
+  exit: AgentExit
+  reviews: ReviewAction[]
+}
+
+/**
+ * Runs the agent against a prepared sandbox: spawned with its key, the endpoints and the goal; the
+ * simulated reviewer answers held writes and the call limit is enforced while it runs (GATE-02);
+ * after it exits, the reviewer makes one last pass so what the agent left pending is answered too.
+ */
+export async function superviseAgent(options: { task: Task; prepared: PreparedTask; control: ControlClient; urls: { base: string; api: string }; command: string; cwd?: string; startSeq: number }): Promise<SupervisedRun> {
+  const { task, prepared, control, urls } = options
+  const agent = startAgent({
+    command: options.command,
+    cwd: options.cwd,
+    goal: prepared.goal,
+    seconds: task.limits.seconds,
+    env: {
+      SERVICE_API_KEY: prepared.key.value,
+      SERVICE_BASE_URL: urls.base,
+      SERVICE_API_URL: urls.api,
+      SERVICE_MCP_URL: `${urls.base}/mcp`,
+      REHEARSAL_GOAL: prepared.goal,
+      REHEARSAL_TASK: task.name,
+    },
+  })
+  const reviews: ReviewAction[] = []
+  const seen = new Set<string>()
+  const review = async () => reviews.push(...(await reviewPending({ control, workspaceId: prepared.workspaceId, policy: task.reviewer, seen })))
+  let exit: AgentExit | null = null
+  void agent.done.then((e) => { exit = e })
+  try {
+    while (!exit) {
+      await review()
+      // Asking for one more than the limit is enough to know it was passed.
+      const calls = await control.journal({ since: options.startSeq, key_prefix: prepared.key.prefix, limit: task.limits.calls + 1 })
+      if (calls.length > task.limits.calls) agent.stop('calls')
+      await new Promise((r) => setTimeout(r, TICK_MS))
+    }
+  } catch (error) {
+    // The runner failed (not the agent): never leave the agent running against a closed sandbox.
+    agent.stop('error')
+    throw error
+  }
+  await review()
+  return { exit, reviews }
+}
