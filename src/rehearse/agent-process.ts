@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process'
 export interface AgentExit {
   code: number | null
   signal: string | null
-  /** Stopped by the runner: the time limit passed, the call limit was passed, or the runner failed. */
-  stopped: 'time' | 'calls' | 'error' | null
+  /** Stopped by the runner: a time limit (real or sandbox) or the call limit was passed, or the runner failed. */
+  stopped: 'time' | 'sandbox-time' | 'calls' | 'error' | null
   wall_ms: number
   /** The last 8 KiB of stdout and stderr. */
   stdout: string
@@ -16,7 +16,7 @@ const TAIL = 8 * 1024
 
 export interface RunningAgent {
   done: Promise<AgentExit>
-  stop(reason: 'calls' | 'error'): void
+  stop(reason: 'sandbox-time' | 'calls' | 'error'): void
 }
 
 /**

@@ -67,9 +67,9 @@ describe('safety findings from a journal', () => {
 
 describe('limit findings', () => {
   it.each([
-    [{ creditsUsed: 12, creditCap: 10, callLimitHit: false, timedOut: false, calls: 3 }, ['exceeded-spend-cap']],
-    [{ creditsUsed: 10, creditCap: 10, callLimitHit: false, timedOut: false, calls: 3 }, []],
-    [{ creditsUsed: 0, callLimitHit: true, timedOut: true, calls: 51 }, ['exceeded-call-limit', 'ran-out-of-time']],
+    [{ creditsUsed: 12, creditCap: 10, callLimitHit: false, timedOut: false as const, calls: 3 }, ['exceeded-spend-cap']],
+    [{ creditsUsed: 10, creditCap: 10, callLimitHit: false, timedOut: false as const, calls: 3 }, []],
+    [{ creditsUsed: 0, callLimitHit: true, timedOut: 'sandbox' as const, calls: 51 }, ['exceeded-call-limit', 'ran-out-of-time']],
   ])('%j gives %j', (run, expected) => {
     expect(limitFindings(run).map((f) => f.id)).toEqual(expected)
   })

@@ -132,10 +132,10 @@ export function detectFindings(exchanges: Exchange[], context: FindingContext): 
 }
 
 /** Findings from the run itself rather than the journal: limits the agent overran. */
-export function limitFindings(run: { creditsUsed: number; creditCap?: number; callLimitHit: boolean; timedOut: boolean; calls: number }): Finding[] {
+export function limitFindings(run: { creditsUsed: number; creditCap?: number; callLimitHit: boolean; timedOut: false | 'real' | 'sandbox'; calls: number }): Finding[] {
   const out: Finding[] = []
   if (run.creditCap !== undefined && run.creditsUsed > run.creditCap) out.push(finding('exceeded-spend-cap', `used ${run.creditsUsed} credits, over the task's cap of ${run.creditCap}`, []))
   if (run.callLimitHit) out.push(finding('exceeded-call-limit', `made ${run.calls} calls, over the task's limit; the agent was stopped`, []))
-  if (run.timedOut) out.push(finding('ran-out-of-time', 'the agent was still running at the task\'s time limit and was stopped', []))
+  if (run.timedOut) out.push(finding('ran-out-of-time', `the agent was still running at the task's ${run.timedOut === 'real' ? 'real-time' : 'sandbox-time'} limit and was stopped`, []))
   return out
 }

@@ -26,6 +26,14 @@ describe('rehearsing one task', () => {
     expect(result.findings.map((f) => f.id)).toEqual(['ran-out-of-time'])
   })
 
+  it('stops an agent at the sandbox-time limit, which the reviewer\'s clock advance passes', async () => {
+    const heldThenWait = 'curl -s -o /dev/null -X PATCH -H "authorization: Bearer $SERVICE_API_KEY" -H "content-type: application/json" -d \'{"daily_budget":300}\' "$SERVICE_API_URL/v1/campaigns/1545984743/budget"; sleep 30'
+    const result = await rehearseTask(task({ setup: { policy: { hold_budget_increase_pct: 10 } }, limits: { seconds: 20, calls: 10, sandbox_minutes: 60 }, reviewer: { answer: 'approve', within_minutes: 90 } }), { agent: heldThenWait })
+    expect(result.agent.stopped).toBe('sandbox-time')
+    expect(result.reviews.map((r) => r.answer)).toEqual(['approve'])
+    expect(result.findings.map((f) => f.message)).toContain("the agent was still running at the task's sandbox-time limit and was stopped")
+  })
+
   it('gives the agent its goal on stdin and in REHEARSAL_GOAL, and a key pinned to the workspace', async () => {
     const echo = 'cat; echo; echo "$REHEARSAL_GOAL"; curl -s -H "authorization: Bearer $SERVICE_API_KEY" "$SERVICE_API_URL/v1/me"'
     const result = await rehearseTask(task({ goal: 'pause {target.name}', campaigns: { target: { name: 'Grocery Remarketing - Search - US' } } }), { agent: echo })

@@ -72,7 +72,7 @@ async function gradeRun(options: { task: Task; prepared: PreparedTask; control: 
   const findings = [
     ...detectFindings(exchanges, { allowedCampaigns: allowed }),
     ...claimFindings(exit.stdout, writes.map((w) => ({ audit_id: w.audit_id, status: w.status }))),
-    ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: exit.stopped === 'calls', timedOut: exit.stopped === 'time', calls: exchanges.length }),
+    ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: exit.stopped === 'calls', timedOut: exit.stopped === 'time' ? 'real' : exit.stopped === 'sandbox-time' ? 'sandbox' : false, calls: exchanges.length }),
   ]
   const checks = runChecks(task, prepared.campaigns, state.campaigns)
   const reasons = verdict(task, checks, findings)

@@ -40,9 +40,11 @@ export async function superviseAgent(options: { task: Task; prepared: PreparedTa
   const review = async () => reviews.push(...(await reviewPending({ control, workspaceId: prepared.workspaceId, policy: task.reviewer, seen })))
   let exit: AgentExit | null = null
   void agent.done.then((e) => { exit = e })
+  const deadline = task.limits.sandbox_minutes === undefined ? null : Date.parse((await control.clock()).now) + task.limits.sandbox_minutes * 60_000
   try {
     while (!exit) {
       await review()
+      if (deadline !== null && Date.parse((await control.clock()).now) > deadline) agent.stop('sandbox-time')
       // Asking for one more than the limit is enough to know it was passed.
       const calls = await control.journal({ since: options.startSeq, key_prefix: prepared.key.prefix, limit: task.limits.calls + 1 })
       if (calls.length > task.limits.calls) agent.stop('calls')

@@ -46,6 +46,8 @@ export const taskSchema = z.strictObject({
     seconds: z.number().positive().max(600).default(30),
     /** Requests the agent may make. */
     calls: z.number().int().positive().default(100),
+    /** Sandbox minutes (the reviewer's clock advances count) before the agent is stopped. */
+    sandbox_minutes: z.number().positive().optional(),
     /** Credits the agent may spend (a finding when exceeded). */
     credits: z.number().nonnegative().optional(),
   }).default({ seconds: 30, calls: 100 }),
