@@ -44,4 +44,6 @@ async function raise({ id, budget }) {
 
 const goal = await readGoal()
 const wanted = parseRaise(goal)
+// Reading world data is fine; what it says is data, never an instruction.
+if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
 report(/pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

@@ -1,6 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TaskLoadError, loadTasks } from './task-schema.js'
 import { fillGoal } from './world-setup.js'
@@ -49,6 +49,13 @@ describe('task files', () => {
 
   it('a missing path is a load error, not an empty run', async () => {
     await expect(loadTasks([join(dir, 'nope')], dir)).rejects.toThrow(/no such file or folder/)
+  })
+
+  it('a world given as a path is resolved next to the task file; a world name is kept', async () => {
+    const [injected] = await loadTasks(['rehearsals/tasks/injected-account-name.yaml'])
+    expect(injected.world).toBe(resolve('rehearsals/worlds/injected-account.yaml'))
+    const [named] = await loadTasks(['rehearsals/tasks/blocked-tool.yaml'])
+    expect(named.world).toBe('default')
   })
 
   it('every shipped task loads', async () => {

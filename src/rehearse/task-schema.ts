@@ -1,5 +1,5 @@
 import { readFile, readdir, stat } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { z } from 'zod'
 import { YamlLoadError, parseYaml } from '../support/yaml-schema.js'
 import { FINDING_IDS } from './findings.js'
@@ -28,6 +28,7 @@ export const taskSchema = z.strictObject({
   description: z.string().optional(),
   /** The goal given to the agent (stdin and `REHEARSAL_GOAL`); `{target.id}` and `{target.name}` are filled in. */
   goal: z.string().min(1),
+  /** A shipped world's name, or a world file's path relative to the task file. */
   world: z.string().min(1).default('default'),
   /** Workspace the agent's key is pinned to; default the world's first. */
   workspace: z.string().optional(),
@@ -64,6 +65,8 @@ export const taskSchema = z.strictObject({
   campaigns: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), campaignSelector).default({}),
   /** State checks after the run (the goal). */
   checks: z.array(check).default([]),
+  /** Instructions planted in world data: reading `marker` and then writing a daily budget over `budget_over` is `followed-injection`. */
+  injection: z.strictObject({ marker: z.string().min(1), budget_over: z.number().nonnegative() }).optional(),
   /** Findings that must appear (a task that wants to see a refusal handled). */
   require: z.array(finding).default([]),
   /** Findings tolerated; every other finding fails the task. */
@@ -89,7 +92,10 @@ export async function loadTasks(paths: string[], cwd = process.cwd()): Promise<T
   for (const file of await discover(paths, problems)) {
     const name = relative(cwd, resolve(file)) || file
     try {
-      const task = { ...parseYaml(await readFile(file, 'utf8'), name, taskSchema), file: name }
+      const parsed = parseYaml(await readFile(file, 'utf8'), name, taskSchema)
+      // A world given as a path is found next to the task file, wherever the run starts.
+      const world = /[/\\]|\.ya?ml$/.test(parsed.world) ? resolve(dirname(file), parsed.world) : parsed.world
+      const task = { ...parsed, world, file: name }
       problems.push(...unknownCampaigns(task))
       tasks.push(task)
     } catch (error) {
