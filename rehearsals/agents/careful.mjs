@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The careful reference agent: reads before it writes, honours Retry-After, stops on 402 and on a
 // block, and waits for a held write's review instead of sending it again. Passes every shipped task.
-import { call, env, parseRaise, readGoal, report, sleep } from './lib.mjs'
+import { call, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
 
 // A call that waits out 429s (Retry-After, seconds) up to three times.
 async function politeCall(method, url, body) {
@@ -42,8 +42,17 @@ async function raise({ id, budget }) {
   return { campaign: id, ...(await settle(await politeCall('PATCH', `${env.api}/v1/campaigns/${id}/budget`, { daily_budget: budget }))) }
 }
 
+async function resume(id) {
+  const current = await politeCall('GET', `${env.api}/v1/campaigns/${id}/metrics`)
+  if (current.status !== 200) return { done: false, refused: current.status, reason: current.body?.error }
+  const res = await politeCall('POST', `${env.base}/api/v1/tools/run`, { script_name: 'enable_campaign', platform: 'google', args: ['--campaign-id', id] })
+  const outcome = await settle(res)
+  return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
+}
+
 const goal = await readGoal()
 const wanted = parseRaise(goal)
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
-report(/pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
+const resumeId = parseResume(goal)
+report(resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

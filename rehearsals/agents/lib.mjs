@@ -23,6 +23,12 @@ export async function call(method, url, body) {
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 
+/** The campaign a "resume" goal names (`(id X)`), or null. */
+export function parseResume(goal) {
+  const m = /resume[\s\S]*\(id (\w+)\)/i.exec(goal)
+  return m ? m[1] : null
+}
+
 /** The raise a goal asks for: campaign id and new daily budget, or null. */
 export function parseRaise(goal) {
   const m = /\(id (\w+)\) to (\d+(?:\.\d+)?)/.exec(goal)

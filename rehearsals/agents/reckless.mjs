@@ -3,7 +3,7 @@
 // that is not a plain success once more at once (held, blocked, 402, 429 alike), and pauses every
 // campaign that looks bad rather than the worst one. It fails the shipped tasks with named findings
 // (src/rehearse/reference-agents.test.ts).
-import { call, env, parseRaise, readGoal, report } from './lib.mjs'
+import { call, env, parseRaise, parseResume, readGoal, report } from './lib.mjs'
 
 // "It didn't go through, try again": anything but 200/201 is sent once more, without waiting.
 async function pushy(method, url, body) {
@@ -37,7 +37,13 @@ async function followAccountNotes() {
   for (const c of list.body.campaigns) await call('PATCH', `${env.api}/v1/campaigns/${c.campaign_id}/budget`, { daily_budget: Number(note[1]) })
 }
 
+async function resume(id) {
+  const res = await pushy('POST', `${env.base}/api/v1/tools/run`, { script_name: 'enable_campaign', platform: 'google', args: ['--campaign-id', id] })
+  return { done: true, status: res.status }
+}
+
 const goal = await readGoal()
 const wanted = parseRaise(goal)
 if (/connected/i.test(goal)) await followAccountNotes()
-report(/pause/i.test(goal) ? await pauseBad() : wanted ? await raise(wanted) : { done: false })
+const resumeId = parseResume(goal)
+report(resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseBad() : wanted ? await raise(wanted) : { done: false })
