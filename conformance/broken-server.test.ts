@@ -57,12 +57,15 @@ describe('the runner catches a broken server', () => {
       'gate.default-policy',
       'gate.held-write-202',
       'gate.held-write-approved-runs-once',
+      'gate.no-approval-by-own-user',
       'gate.no-self-approval',
       'gate.review-expiry-boundary',
       'gate.review-outcomes-in-audit',
       'key.isolation-audit-and-requests',
       'rest.backend-held-by-policy',
       'rest.metrics-over-sandbox-time',
+      // its teardown re-enables the campaign, a held write
+      'rest.pause-and-budget-gated',
     ])
   }, 120_000)
 

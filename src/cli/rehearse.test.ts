@@ -9,9 +9,11 @@ let dir: string
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'rehearse-cli-')) })
 afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
 
-// The bin under tsx, as a user runs it; resolves with the exit code whatever it is.
+// The bin under tsx, as a user runs it; resolves with the exit code whatever it is. NO_COLOR: CI=true
+// turns picocolors on even for a pipe, and these assertions read plain text.
 function bin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { timeout: 60_000 })
+  const env = { ...process.env, NO_COLOR: '1' }
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { timeout: 60_000, env })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error: { code: number; stdout: string; stderr: string }) => error)
 }
 

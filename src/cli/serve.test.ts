@@ -108,6 +108,13 @@ describe('adops-sandbox serve', { timeout: 60_000 }, () => {
     expect(run.stdout()).toBe('')
   })
 
+  it.each([['--journal-max-bytes', '-5'], ['--journal-limit', '0']])('refuses %s %s with a message naming the flag', async (flag, value) => {
+    const run = serve(['--port', '0', '--api-port', '0', '--state', 'memory', flag, value])
+    expect(await run.exited).not.toBe(0)
+    expect(run.stderr()).toContain(`option '${flag} <n>' argument '${value}' is invalid. must be a positive integer`)
+    expect(run.stdout()).toBe('')
+  })
+
   describe('with a port taken', () => {
     let blocker: Server
     beforeEach(async () => {

@@ -22,9 +22,9 @@ export function serveCommand(): Command {
     .addOption(new Option('--seed <n>', 'faker seed (overrides the world\'s)').argParser(integer).env('SANDBOX_SEED'))
     .addOption(new Option('--admin-token <token>', 'require X-Sandbox-Admin on /_sandbox').env('SANDBOX_ADMIN_TOKEN'))
     .addOption(new Option('--durability <mode>', 'what an acknowledged write survives: process (kill -9) or fsync (also power loss; slower)').default(env.durability ?? 'process').choices(DURABILITIES).env('SANDBOX_DURABILITY'))
-    .addOption(new Option('--journal-limit <n>', 'exchanges kept in the request journal').default(10_000).argParser(integer))
+    .addOption(new Option('--journal-limit <n>', 'exchanges kept in the request journal').default(10_000).argParser(positive))
     .addOption(new Option('--journal-file <file>', 'also append the journal as JSONL').env('SANDBOX_JOURNAL_FILE'))
-    .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(integer).env('SANDBOX_JOURNAL_MAX_BYTES'))
+    .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(positive).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .addOption(mcpPageSizeOption())
     .option('--json', 'print the start-up banner as one JSON line')
@@ -99,6 +99,13 @@ function fail(message: string): never {
 function port(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535')
+  return n
+}
+
+// A journal of 0 or fewer exchanges or bytes would keep nothing to assert on: refused at start.
+function positive(value: string): number {
+  const n = integer(value)
+  if (n < 1) throw new InvalidArgumentError('must be a positive integer')
   return n
 }
 
