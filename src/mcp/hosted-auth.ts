@@ -9,7 +9,6 @@ import { SandboxError } from '../domain/errors.js'
 import { iso } from '../domain/durations.js'
 import type { Grant } from './oauth-store.js'
 import { sameResource } from './oauth-provider.js'
-import { header } from './hosted-transport.js'
 
 /** Who is calling hosted MCP, resolved for this request; sessions are bound to `principal`. */
 export interface HostedCaller {
@@ -34,9 +33,9 @@ export interface HostedAuthOptions {
 export function hostedAuth(options: HostedAuthOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const urls = options.urls(req)
-    const serviceKey = header(req, 'x-service-key')
-    const authorization = header(req, 'authorization')
     try {
+      const serviceKey = credentialLine(req, 'x-service-key')
+      const authorization = credentialLine(req, 'authorization')
       if (serviceKey && authorization) throw new SandboxError('MULTIPLE_CREDENTIALS', { headers: ['X-Service-Key', 'Authorization'] })
       const caller = serviceKey ? keyCaller(options.deps, serviceKey) : await tokenCaller(options, authorization, urls.resource)
       res.locals.mcpCaller = caller
@@ -49,6 +48,21 @@ export function hostedAuth(options: HostedAuthOptions): RequestHandler {
       next(error)
     }
   }
+}
+
+/**
+ * The one value of a credential header, read from the raw lines: two lines with different values
+ * are 400 MULTIPLE_CREDENTIALS, as on the REST surfaces, because Node would join or drop them and a
+ * proxy and the sandbox could disagree about who is calling; the same value twice is one credential.
+ */
+function credentialLine(req: Request, name: 'authorization' | 'x-service-key'): string | null {
+  const values = new Set<string>()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const value = req.rawHeaders[i + 1]?.trim()
+    if (value && req.rawHeaders[i].toLowerCase() === name) values.add(value)
+  }
+  if (values.size > 1) throw new SandboxError('MULTIPLE_CREDENTIALS', { headers: [name === 'authorization' ? 'Authorization' : 'X-Service-Key'] })
+  return values.values().next().value ?? null
 }
 
 /** The caller resolved by `hostedAuth` for this request. */

@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { createSandbox } from '../create-sandbox.js'
@@ -56,6 +57,33 @@ describe('hosted MCP with a pinned key in X-Service-Key (MCP-01)', () => {
     const res = await rpc(sb.baseUrl, INITIALIZE, { 'X-Service-Key': WORLD_KEYS.owner, authorization: `Bearer ${WORLD_KEYS.owner}` })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ code: 'MULTIPLE_CREDENTIALS' })
+  })
+})
+
+/** POSTs an MCP initialize with header lines sent exactly as given (fetch would merge repeated names). */
+function postLines(url: string, lines: Record<string, string[]>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...lines } }, (res) => {
+      let body = ''
+      res.on('data', (chunk: Buffer) => { body += chunk })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(INITIALIZE))
+  })
+}
+
+describe('repeated credential lines on hosted MCP', () => {
+  it.each(['X-Service-Key', 'Authorization'])('two %s lines with different values are 400 MULTIPLE_CREDENTIALS', async (name) => {
+    const value = (key: string) => (name === 'Authorization' ? `Bearer ${key}` : key)
+    const res = await postLines(sb.baseUrl, { [name]: [value(WORLD_KEYS.owner), value(WORLD_KEYS.agent)] })
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'MULTIPLE_CREDENTIALS' })
+  })
+
+  it('the same pinned key on two X-Service-Key lines is accepted', async () => {
+    const res = await postLines(sb.baseUrl, { 'X-Service-Key': [WORLD_KEYS.owner, WORLD_KEYS.owner] })
+    expect(res.status).toBe(200)
   })
 })
 

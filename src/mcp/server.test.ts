@@ -65,6 +65,15 @@ describe('MCP tools run through the dispatcher, gate and audit (MCP-05)', () => 
     expect(result.structuredContent).toMatchObject({ sandbox: true, credits_used: findEntry('pull_google_ads')?.credit_cost })
   })
 
+  it.each(['2026-02-30', '2025-02-29', '2026-04-31'])('refuses the impossible date %s in the tool arguments, like the dispatcher, and charges nothing', async (date) => {
+    const client = await connect(WORLD_KEYS.owner)
+    const before = sb.ctx.deps.store.workspaces.get('ws_acme')!.credits.balance
+    const result = await call(client, 'pull_google_ads_performance', { start_date: date, end_date: '2026-05-01' })
+    expect(result.isError).toBe(true)
+    expect(JSON.stringify(result.content)).toContain('start_date')
+    expect(sb.ctx.deps.store.workspaces.get('ws_acme')!.credits.balance).toBe(before)
+  })
+
   it('pause_campaign runs at once under the default policy and is audited with surface mcp', async () => {
     const client = await connect(WORLD_KEYS.agent)
     const [target] = await campaigns(client, 'ENABLED')

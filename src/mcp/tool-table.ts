@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ArgsMap } from '../client/flags.js'
 import { toFlags } from '../client/flags.js'
 import { MAX_ARTIFACT_TTL_S } from '../domain/artifacts.js'
+import { calendarDate } from '../domain/dates.js'
 
 /**
  * What an MCP tool asks a backend to do. MCP tool names are not script names (MCP-05): the table
@@ -51,8 +52,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description: 'Campaign performance (impressions, clicks, conversions, cost) for the last N days. Runs the script pull_google_ads.',
     input: {
       days: z.number().int().min(1).max(1095).optional().describe('Window in days (default 30).'),
-      start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('YYYY-MM-DD; with end_date instead of days.'),
-      end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('YYYY-MM-DD.'),
+      start_date: calendarDate.optional().describe('YYYY-MM-DD; with end_date instead of days.'),
+      end_date: calendarDate.optional().describe('YYYY-MM-DD.'),
       campaign_id: z.string().optional().describe('Only this campaign.'),
     },
     readOnly: true,
