@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +14,8 @@ async function load(text: string): Promise<string[]> {
   } catch (error) {
     if (!(error instanceof ScenarioLoadError)) throw error
     return error.problems.map((p) => p.replace(/^.*X-01-case\.yaml/, 'f'))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
   }
 }
 
@@ -44,6 +46,7 @@ describe('loading scenario files', () => {
     const dir = await mkdtemp(join(tmpdir(), 'scn-'))
     for (const f of ['A-01-a.yaml', 'A-02-b.yaml']) await writeFile(join(dir, f), `${base}steps:\n  - wait: { duration: 1s }\n`)
     await expect(loadScenarios([dir])).rejects.toThrow(/duplicate scenario id `x`/)
+    await rm(dir, { recursive: true, force: true })
   })
 
   it('loads every shipped scenario', async () => {
