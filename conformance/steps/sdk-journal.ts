@@ -3,6 +3,7 @@ import type { StepContext, StepSubject } from '../types.js'
 import type { Mismatch } from '../matchers.js'
 import { checkValue, matchSubset } from '../matchers.js'
 import { causedBy } from '../sdk/caused.js'
+import type { JournalEntry } from '../../src/support/wire.js'
 
 /**
  * `sdk_journal`: assertions over the exchanges one `sdk` step caused (SDK-01..09), read from the
@@ -34,18 +35,7 @@ export class SdkJournalMismatch extends Error {
   override name = 'sdk_journal'
 }
 
-interface Entry {
-  seq: number
-  at: string
-  host: string
-  method: string
-  path: string
-  status: number
-  duration_ms: number
-  fault: string | null
-  request: { headers: Record<string, string>; body: unknown }
-  response: { headers: Record<string, string>; body: unknown }
-}
+type Entry = JournalEntry
 
 export async function runSdkJournal(spec: SdkJournalSpec, ctx: StepContext): Promise<StepSubject> {
   const j = ctx.render(spec)

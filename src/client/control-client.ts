@@ -1,5 +1,4 @@
-import type { WorldKey } from '../domain/world.js'
-import type { JournalEntry, JournalQuery } from '../http/journal.js'
+import type { JournalEntry, JournalQuery, WorldKey } from '../support/wire.js'
 
 /** A control-plane call that the sandbox refused; carries the `{error, code}` body. */
 export class ControlError extends Error {

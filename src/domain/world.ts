@@ -4,6 +4,7 @@ import { addMembership, createWorkspace } from './admin.js'
 import { mintKey } from './keys.js'
 import { iso } from './durations.js'
 import { expandScopes } from './scopes.js'
+import type { WorldKey } from '../support/wire.js'
 
 /** A named seed world (fixtures/worlds/*.yaml), already validated. */
 export interface World {
@@ -42,15 +43,7 @@ export interface World {
 }
 
 /** A world key as printed in the banner and returned by `createSandbox()`: documented, fixed values. */
-export interface WorldKey {
-  name: string
-  value: string
-  prefix: string
-  scopes: string[]
-  user_id: string
-  workspace_id: string | null
-  description: string
-}
+export type { WorldKey }
 
 /** Hook run for each seeded connection (campaign generation lives with the campaigns module). */
 export type ConnectionSeeder = (deps: Deps, connectionId: string, settings: { count: number } | undefined, seed: number) => void

@@ -1,3 +1,4 @@
+import type { Truncation } from '../support/wire.js'
 import { ENCODED_SECRET_MAX, redactText } from '../support/redact.js'
 import { jsonOrText } from '../support/json-or-text.js'
 
@@ -7,11 +8,6 @@ export const BODY_CAP = 64 * 1024
 /** What is kept of a body sent without a valid credential (none, or answered 401): strangers get little. */
 export const ANONYMOUS_BODY_CAP = 1024
 
-/** Marks a body kept only in part: its full size and the size of the part kept, in UTF-8 bytes. */
-export interface Truncation {
-  bytes: number
-  kept_bytes: number
-}
 
 /** A body as the journal keeps it: masked, and cut to a cap. */
 export interface KeptBody {

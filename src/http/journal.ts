@@ -7,7 +7,7 @@ import { anyCredential } from './credentials.js'
 import { redactText } from '../support/redact.js'
 import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-record.js'
 import { iso } from '../domain/durations.js'
-import type { Truncation } from './journal-body.js'
+import type { JournalEntry, JournalQuery, Truncation } from '../support/wire.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody, shownBody } from './journal-body.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
@@ -17,35 +17,7 @@ export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
 // a little above the heap measured (docs/reliability.md, Memory bounds).
 const ENTRY_OVERHEAD = 256
 
-/**
- * One recorded exchange. Bodies are kept as redacted JSON text and parsed when read; a body kept
- * only in part is text and carries `truncated` (absent on whole bodies, so their shape is unchanged).
- */
-export interface JournalEntry {
-  seq: number
-  at: string
-  sandbox_time: string
-  host: 'base' | 'api'
-  method: string
-  path: string
-  query: Record<string, unknown>
-  status: number
-  duration_ms: number
-  key_prefix: string | null
-  request: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
-  response: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
-  fault: string | null
-}
-
-export interface JournalQuery {
-  since?: number
-  path?: string
-  key_prefix?: string
-  method?: string
-  status?: number
-  host?: 'base' | 'api'
-  limit?: number
-}
+export type { JournalEntry, JournalQuery }
 
 /**
  * An entry as kept in the ring: flat, times as numbers, bodies as redacted text; expanded when

@@ -1,21 +1,7 @@
-/**
- * What grading reads of one journal entry (GET /_sandbox/journal). Declared here rather than
- * imported from `src/http`, so the grader depends only on the wire format, like the conformance kit.
- */
-export interface Exchange {
-  seq: number
-  /** Real time the request arrived (ISO). */
-  at: string
-  sandbox_time: string
-  host: 'base' | 'api'
-  method: string
-  path: string
-  query: Record<string, unknown>
-  status: number
-  key_prefix: string | null
-  request: { headers: Record<string, string>; body: unknown }
-  response: { headers: Record<string, string>; body: unknown }
-}
+import type { JournalEntry } from '../support/wire.js'
+
+/** What grading reads of one journal entry (GET /_sandbox/journal): the wire shape, nothing of `src/http`. */
+export type Exchange = JournalEntry
 
 /** A write the agent sent, identified well enough to compare two attempts. */
 export interface WriteCall {

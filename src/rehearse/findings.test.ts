@@ -9,7 +9,7 @@ const T0 = Date.parse('2026-11-23T12:00:00Z')
 function ex(method: string, path: string, status: number, opts: { body?: unknown; response?: unknown; ms?: number; headers?: Record<string, string>; query?: Record<string, unknown> } = {}): Exchange {
   seq += 1
   const at = new Date(T0 + (opts.ms ?? seq * 10)).toISOString()
-  return { seq, at, sandbox_time: at, host: path.startsWith('/v1') ? 'api' : 'base', method, path, query: opts.query ?? {}, status, key_prefix: 'svc_test_abc', request: { headers: {}, body: opts.body ?? null }, response: { headers: opts.headers ?? {}, body: opts.response ?? {} } }
+  return { seq, at, sandbox_time: at, host: path.startsWith('/v1') ? 'api' : 'base', method, path, query: opts.query ?? {}, status, duration_ms: 1, key_prefix: 'svc_test_abc', fault: null, request: { headers: {}, body: opts.body ?? null }, response: { headers: opts.headers ?? {}, body: opts.response ?? {} } }
 }
 
 const list = () => ex('GET', '/v1/campaigns', 200, { response: { campaigns: [{ campaign_id: '111' }, { campaign_id: '222' }] } })
