@@ -1,61 +1,25 @@
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import type { AddressInfo, Server } from 'node:net'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { KEYS, call } from '../test-support/http.js'
+import { killServeChildren, spawnServe } from '../test-support/serve-child.js'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const VALUES = Object.values(KEYS)
 
-interface Run {
-  child: ChildProcess
-  stdout: () => string
-  stderr: () => string
-  /** Resolves with the exit code. */
-  exited: Promise<number | null>
-  /** Resolves once stdout holds `text` (or the process ends). */
-  waitFor(text: string): Promise<void>
-}
-
-const running: ChildProcess[] = []
 let dir: string
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'adops-cli-'))
 })
 afterEach(async () => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await killServeChildren()
   await rm(dir, { recursive: true, force: true })
 })
 
-function serve(args: string[]): Run {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  running.push(child)
-  let out = ''
-  let err = ''
-  const waiters: Array<() => void> = []
-  child.stdout?.on('data', (chunk) => {
-    out += chunk
-    waiters.splice(0).forEach((wake) => wake())
-  })
-  child.stderr?.on('data', (chunk) => {
-    err += chunk
-  })
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => {
-    waiters.splice(0).forEach((wake) => wake())
-    done(code)
-  }))
-  return {
-    child, exited, stdout: () => out, stderr: () => err,
-    async waitFor(text) {
-      while (!out.includes(text) && child.exitCode === null) await new Promise<void>((wake) => waiters.push(wake))
-    },
-  }
-}
+// Ports and log level given here override spawnServe's defaults (the last flag wins).
+const serve = spawnServe
 
 // Each test spawns a real process; startup imports the whole CLI, which is slow on a loaded CI machine.
 describe('adops-sandbox serve', { timeout: 60_000 }, () => {

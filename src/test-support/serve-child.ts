@@ -13,6 +13,8 @@ export interface ServeChild {
   exited: Promise<number | null>
   /** The `--json` banner, once printed; rejects when the process exits first. */
   banner(): Promise<{ base_url: string; api_url: string; resumed: boolean; [field: string]: unknown }>
+  /** Resolves once stdout holds `text` (or the process ends). */
+  waitFor(text: string): Promise<void>
   /** Sends SIGKILL and waits for the process to be gone. */
   kill(): Promise<void>
 }
@@ -28,10 +30,16 @@ export function spawnServe(args: string[]): ServeChild {
   running.add(child)
   let out = ''
   let err = ''
-  child.stdout?.on('data', (chunk) => (out += chunk))
+  const waiters: Array<() => void> = []
+  const wake = () => waiters.splice(0).forEach((resume) => resume())
+  child.stdout?.on('data', (chunk) => {
+    out += chunk
+    wake()
+  })
   child.stderr?.on('data', (chunk) => (err += chunk))
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => {
     running.delete(child)
+    wake()
     done(code)
   }))
   const banner = new Promise<string>((ok, fail) => {
@@ -45,6 +53,9 @@ export function spawnServe(args: string[]): ServeChild {
   return {
     child, exited, stdout: () => out, stderr: () => err,
     banner: async () => JSON.parse(await banner),
+    async waitFor(text) {
+      while (!out.includes(text) && child.exitCode === null && child.signalCode === null) await new Promise<void>((resume) => waiters.push(resume))
+    },
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
       await exited
