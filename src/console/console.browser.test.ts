@@ -1,20 +1,14 @@
 import { readFile } from 'node:fs/promises'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
-import { CHROMIUM, SKIP_REASON, launchChromium, withPage } from './test-support/browser.js'
+import { CHROMIUM, SKIP_REASON, chromiumForFile, withPage } from './test-support/browser.js'
 import { audit, campaign, holdEnable, openConsole, overview, runTool } from './test-support/console-page.js'
 
-let browser: Browser
+const browser = chromiumForFile()
 let sandbox: RunningSandbox | undefined
 
-beforeAll(async () => {
-  if (CHROMIUM) browser = await launchChromium()
-}, 30_000)
-afterAll(async () => {
-  await browser?.close()
-})
 afterEach(async () => {
   await sandbox?.close()
   sandbox = undefined
@@ -61,14 +55,14 @@ async function decideInConsole(page: Page, sb: RunningSandbox, action: 'Approve'
 describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
   it('shows a held write live in the review queue; approving it runs it and enables the campaign', async () => {
     const sb = await start()
-    const held = await withPage(browser, 'queue-approve', (page) => decideInConsole(page, sb, 'Approve'))
+    const held = await withPage(browser(), 'queue-approve', (page) => decideInConsole(page, sb, 'Approve'))
     expect((await campaign(sb, held.campaign.id)).status).toBe('ENABLED')
     expect((await audit(sb, held.auditId)).review).toMatchObject({ by: 'Rey Reviewer', action: 'approve' })
   })
 
   it('rejecting a held write with the keyboard runs nothing: the campaign stays paused', async () => {
     const sb = await start()
-    const held = await withPage(browser, 'queue-reject', (page) => decideInConsole(page, sb, 'Reject'))
+    const held = await withPage(browser(), 'queue-reject', (page) => decideInConsole(page, sb, 'Reject'))
     expect((await campaign(sb, held.campaign.id)).status).toBe('PAUSED')
     expect(await audit(sb, held.auditId)).toMatchObject({ status: 'rejected', review: { by: 'Rey Reviewer', action: 'reject' } })
   })
@@ -77,7 +71,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     const sb = await start()
     await sb.control.freezeClock(true)
     const held = await holdEnable(sb)
-    await withPage(browser, 'queue-expiry', async (page) => {
+    await withPage(browser(), 'queue-expiry', async (page) => {
       await openConsole(page, sb, 'queue')
       const card = page.locator(`article[data-audit-id="${held.auditId}"]`)
       await card.locator('.countdown').filter({ hasText: 'in 3d 0h 00m' }).waitFor()
@@ -97,7 +91,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     })
     expect(res.status).toBe(201)
     const link = (await res.json()) as { url: string }
-    await withPage(browser, 'connect-link', async (page) => {
+    await withPage(browser(), 'connect-link', async (page) => {
       await page.goto(link.url)
       await page.getByRole('button', { name: 'Allow and connect' }).click()
       await page.getByRole('heading', { name: 'Account connected' }).waitFor()
@@ -110,7 +104,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
 
   it('asks for the admin token, keeps it for the tab, and never shows a key value', async () => {
     const sb = await start({ adminToken: 'let-me-in' })
-    await withPage(browser, 'admin-token', async (page) => {
+    await withPage(browser(), 'admin-token', async (page) => {
       await page.goto(`${sb.baseUrl}/_sandbox/console/#world`)
       await page.getByRole('alert').filter({ hasText: 'needs an admin token' }).waitFor()
       await page.getByLabel('Admin token').fill('let-me-in')
@@ -128,7 +122,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
   it('charts a campaign with uPlot over a chosen window, today marked partial, and says so when there is nothing to chart', async () => {
     const sb = await start()
     const paused = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'PAUSED')!
-    await withPage(browser, 'world-charts', async (page) => {
+    await withPage(browser(), 'world-charts', async (page) => {
       await openConsole(page, sb, 'world')
       const perf = page.locator('section.performance')
       // Account totals by default: four metrics and the credits, each a uPlot canvas with a text label.
@@ -151,7 +145,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
   it('advances the sandbox clock and resets the world from the world view', async () => {
     const sb = await start()
     const before = Date.parse((await sb.control.clock()).now)
-    await withPage(browser, 'world-clock', async (page) => {
+    await withPage(browser(), 'world-clock', async (page) => {
       await openConsole(page, sb, 'world')
       await page.getByRole('heading', { name: /Acme Outdoor/ }).waitFor()
       await page.locator('.chart-plot canvas').first().waitFor()
@@ -171,7 +165,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     await sb.control.request('POST', '/faults', { match: { path: '/v1/me' }, status: 429, headers: { 'Retry-After': '2' }, body: { error: 'slow down' }, times: 1 })
     expect((await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })).status).toBe(429)
     const held = await holdEnable(sb)
-    await withPage(browser, 'journal', async (page) => {
+    await withPage(browser(), 'journal', async (page) => {
       await openConsole(page, sb, 'journal')
       const row = page.locator('table.journal tbody tr').filter({ hasText: '/api/v1/keys' }).first()
       await row.waitFor()
@@ -202,7 +196,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
     const cut = await runTool(sb, 'agent', 'update_campaign_budget', ['--campaign-id', enabled.id, '--daily-budget', '12.5'])
     expect(cut.status).toBe(200)
-    await withPage(browser, 'audit', async (page) => {
+    await withPage(browser(), 'audit', async (page) => {
       await openConsole(page, sb, 'audit')
       const executed = page.locator(`details[data-audit-id="${cut.body.audit_id}"]`)
       await executed.locator('summary').first().click()
@@ -225,7 +219,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
     expect((await runTool(sb, 'agent', 'update_campaign_budget', ['--campaign-id', enabled.id, '--daily-budget', '123'])).status).toBe(200)
     expect((await runTool(sb, 'agent', 'list_campaigns', [])).status).toBe(200)
-    const transcript = await withPage(browser, 'transcript', async (page) => {
+    const transcript = await withPage(browser(), 'transcript', async (page) => {
       await openConsole(page, sb, 'transcript')
       await page.getByLabel('Key').selectOption('svc_test_age')
       await page.getByRole('button', { name: 'Show transcript' }).click()

@@ -1,19 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
-import { CHROMIUM, SKIP_REASON, launchChromium, withPage } from './test-support/browser.js'
+import { CHROMIUM, SKIP_REASON, chromiumForFile, withPage } from './test-support/browser.js'
 import { audit, auditLog, axeViolations, holdBudgetRaise, holdEnable, openConsole, runTool } from './test-support/console-page.js'
 
-let browser: Browser
+const browser = chromiumForFile()
 let sandbox: RunningSandbox | undefined
 
-beforeAll(async () => {
-  if (CHROMIUM) browser = await launchChromium()
-}, 30_000)
-afterAll(async () => {
-  await browser?.close()
-})
 afterEach(async () => {
   await sandbox?.close()
   sandbox = undefined
@@ -35,7 +29,7 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
     const enable = await holdEnable(sb)
     const raise = await holdBudgetRaise(sb, 300)
     const removal = await runTool(sb, 'agent', 'remove_campaign', ['--campaign-id', raise.campaign.id])
-    await withPage(browser, 'review-enter', async (page) => {
+    await withPage(browser(), 'review-enter', async (page) => {
       await openConsole(page, sb, 'queue')
       await card(page, removal.body.audit_id!).waitFor()
       await page.getByLabel('Reviewer name').fill('Rey Reviewer')
@@ -76,7 +70,7 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
     sandbox = await createSandbox()
     const sb = sandbox
     const enable = await holdEnable(sb)
-    await withPage(browser, 'review-card', async (page) => {
+    await withPage(browser(), 'review-card', async (page) => {
       await openConsole(page, sb, 'queue')
       await page.evaluate(() => sessionStorage.removeItem('adops-sandbox.reviewer'))
       const text = await card(page, enable.auditId).innerText()

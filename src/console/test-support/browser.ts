@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 /**
  * Debian's Chromium (`apt-get install -y chromium`), the real binary before its shell wrapper;
@@ -53,4 +54,16 @@ export async function withPage<T>(browser: Browser, name: string, run: (page: Pa
   } finally {
     await context.close()
   }
+}
+
+/** One Chromium for a test file: launched before its tests and closed after them (none without Chromium). */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    if (CHROMIUM) browser = await launchChromium()
+  }, 30_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => browser as Browser
 }
