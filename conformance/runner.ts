@@ -18,6 +18,7 @@ import { computeCoverage } from './coverage.js'
 import { exitCodeOf } from './exit-codes.js'
 import type { RunExitCode } from './exit-codes.js'
 import { startPrismProxy } from './prism-proxy.js'
+import { inParallel } from '../src/support/pool.js'
 
 /** What a run emits, in order; reporters render these (the runner never prints). */
 export type RunEvent =
@@ -128,8 +129,8 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   }
   let results: ScenarioResult[]
   try {
-    const parallel = await pool(selected.filter((s) => !runsAlone(s)), jobs, runOne)
-    const serial = await pool(selected.filter(runsAlone), 1, runOne)
+    const parallel = await inParallel(selected.filter((s) => !runsAlone(s)), jobs, runOne)
+    const serial = await inParallel(selected.filter(runsAlone), 1, runOne)
     results = [...parallel, ...serial].sort((a, b) => a.id.localeCompare(b.id))
   } finally {
     await proxy?.close()
@@ -178,17 +179,4 @@ function kitVersion(): string {
 /** `isolation: serial` (or the older `serial: true`): no other scenario runs at the same time. */
 function runsAlone(scenario: Scenario): boolean {
   return scenario.serial || scenario.isolation === 'serial'
-}
-
-async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await work(items[i])
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
-  return out
 }

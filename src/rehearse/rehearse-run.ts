@@ -8,6 +8,7 @@ import type { TaskResult } from './run-task.js'
 import { REPORTER_KINDS, summarize, ttyLines, ttySummary, writeReport } from './report.js'
 import type { RehearsalReport } from './report.js'
 import { parseShard, pickShard } from './shard.js'
+import { inParallel } from '../support/pool.js'
 
 /** Exit codes of `adops-sandbox rehearse`, as `conform`: 0 all passed, 1 a task failed, 2 usage or load error. */
 export const REHEARSE_EXIT = { passed: 0, failed: 1, usage: 2 } as const
@@ -82,19 +83,6 @@ export async function render(report: RehearsalReport, reporters: string[], out: 
   return { exitCode: report.summary.failed === 0 ? REHEARSE_EXIT.passed : REHEARSE_EXIT.failed, report }
 }
 
-// Runs `work` over `items` with at most `jobs` at once; results keep the items' order.
-async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await work(items[i])
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker))
-  return results
-}
 
 // A task whose setup the sandbox refused (say, a malformed fault) fails with the sandbox's answer.
 function unrunnable(task: Task, error: Error): TaskResult {
