@@ -14,11 +14,12 @@ export interface CliOptions {
   target?: string; baseUrl?: string; apiUrl?: string; key?: string[]; adminToken?: string; jobs: number
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
-  sdk?: string; includeSlow?: boolean; allowEmpty?: boolean
+  sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (README "Exit codes"). */
 export async function runCli(paths: string[], opts: CliOptions): Promise<number> {
+  if (opts.drift) return runDriftOrExplain(paths, opts)
   let options: RunOptions
   try {
     options = {
@@ -77,7 +78,26 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
   }
 }
 
-function targetOf(opts: CliOptions): TargetSpec {
+/** `--drift` with the same exit codes for load errors and an unreachable target. */
+async function runDriftOrExplain(paths: string[], opts: CliOptions): Promise<number> {
+  const { runDriftCli } = await import('./conform-drift.js')
+  try {
+    return await runDriftCli(paths, opts)
+  } catch (error) {
+    if (error instanceof ScenarioLoadError || error instanceof YamlLoadError) {
+      process.stderr.write(`conform: scenario errors\n${error.message}\n`)
+      return EXIT.usage
+    }
+    if (error instanceof TargetUnreachableError) {
+      process.stderr.write(`conform: target unreachable: ${error.message}\n`)
+      return EXIT.unreachable
+    }
+    throw error
+  }
+}
+
+/** The target the flags name (exported for `--drift`). */
+export function targetOf(opts: CliOptions): TargetSpec {
   if (opts.target && opts.baseUrl) throw new Error('give either --target (a running sandbox) or --base-url (a real deployment), not both')
   if (opts.target) return { kind: 'url', baseUrl: opts.target.replace(/\/$/, ''), apiUrl: opts.apiUrl, adminToken: opts.adminToken }
   if (opts.baseUrl) {
@@ -87,7 +107,8 @@ function targetOf(opts: CliOptions): TargetSpec {
   return { kind: 'sandbox' }
 }
 
-function keysOf(keys: string[] = []): Record<string, string> {
+/** `--key name=value` flags as a map; a bare value is `owner`. */
+export function keysOf(keys: string[] = []): Record<string, string> {
   return Object.fromEntries(keys.map((k) => (k.includes('=') ? [k.slice(0, k.indexOf('=')), k.slice(k.indexOf('=') + 1)] : ['owner', k])))
 }
 

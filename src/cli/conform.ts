@@ -28,6 +28,7 @@ export function conformCommand(): Command {
     .option('--no-baseline', 'ignore the baseline file')
     .option('--verbose', 'print every transcript')
     .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, README "Testing your SDK") for `sdk` steps')
+    .option('--drift', 'compare a deployment (--base-url/--api-url/--key, or --target) with the sandbox step by step; report where they disagree')
     .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {
       // The kit (loader, reporters, SDK steps and their MCP client) is loaded on use: `serve` must not pay for it.
