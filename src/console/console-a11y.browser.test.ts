@@ -7,10 +7,11 @@ import { axeViolations, holdBudgetRaise, holdEnable, openConsole, runTool } from
 
 // UPDATE_SCREENSHOTS=1 (npm run docs:console) writes docs/console-<view>-<width>.png from these very pages.
 const SCREENSHOTS = /^(1|true)$/i.test(process.env.UPDATE_SCREENSHOTS ?? '') ? 'docs' : null
-const VIEWS = ['queue', 'audit', 'journal', 'world', 'transcript']
+const VIEWS = ['queue', 'audit', 'journal', 'world', 'transcript', 'faults']
 const WIDTHS = [1440, 390]
 const READY: Record<string, string> = {
   queue: 'article.card', audit: 'details.entry', journal: 'table.journal tbody tr[data-seq]', world: '.chart-plot canvas', transcript: '[data-credits]',
+  faults: '#near-misses article.entry',
 }
 
 let browser: Browser
@@ -26,6 +27,9 @@ beforeAll(async () => {
   await runTool(sandbox, 'agent', 'update_campaign_budget', ['--campaign-id', raise.campaign.id, '--daily-budget', String(raise.campaign.daily_budget - 20)])
   await runTool(sandbox, 'agent', 'list_campaigns', [])
   await fetch(`${sandbox.baseUrl}/api/v1/keys`, { headers: { authorization: `Bearer ${sandbox.keys.agent}` } })
+  // A fault rule that never fires (no budget that high), and a request that nearly matched it.
+  await sandbox.control.request('POST', '/faults', { match: { script_name: 'update_campaign_budget', flags: { '--daily-budget': '99999' } }, status: 429 })
+  await runTool(sandbox, 'agent', 'update_campaign_budget', ['--campaign-id', raise.campaign.id, '--daily-budget', String(raise.campaign.daily_budget - 30)])
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

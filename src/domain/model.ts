@@ -216,6 +216,15 @@ export interface FaultStep {
 }
 
 /** A scripted fault on the public hosts (`/_sandbox/faults`): what it matches and its ordered steps. */
+/** One JSONPath test on a request body: exists (default), `equals`, `contains`, `matches` (regex), or `exists: false`. */
+export interface FaultBodyCondition {
+  path: string
+  equals?: unknown
+  contains?: string
+  matches?: string
+  exists?: boolean
+}
+
 export interface FaultRule {
   id: string
   created_at: string
@@ -226,6 +235,13 @@ export interface FaultRule {
     script_name?: string
     key_prefix?: string
     workspace_id?: string
+    /** Dispatcher flags in `args`: `true` = present, a string = present with that value. */
+    flags?: Record<string, string | true>
+    /** JSONPath conditions on the JSON body; all must hold. */
+    body?: FaultBodyCondition[]
+    /** MCP `tools/call`: the tool name and a subset of its arguments. */
+    mcp_tool?: string
+    mcp_arguments?: Record<string, unknown>
   }
   steps: FaultStep[]
   /** Position in `steps` and how often the current step has fired. */

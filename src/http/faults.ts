@@ -5,8 +5,11 @@ import { anyCredential } from './credentials.js'
 import { keepRawBody } from './journal.js'
 import { jsonBody } from './body.js'
 import { JSON_LIMIT } from './base-app.js'
-import { findEntry } from '../domain/catalog.js'
 import { hashKey, keyWorkspaceId } from '../domain/access.js'
+import { iso } from '../domain/durations.js'
+import type { FaultRequest, Miss } from './fault-match.js'
+import { missesOf, readsBody } from './fault-match.js'
+import { nearMissesOf } from './near-misses.js'
 
 const RUN_PATHS = new Set(['/api/v1/tools/run', '/v1/tools/run'])
 const DEFAULT_CODES: Record<number, string> = {
@@ -31,8 +34,8 @@ export function faultMiddleware(ctx: AppContext, host: 'base' | 'api'): RequestH
   return (req: Request, res: Response, next: NextFunction): void => {
     const rules = activeFaultRules(ctx)
     if (rules.length === 0) return next()
-    // Only the dispatcher paths are parsed here (for script_name, and so the journal keeps the body of a faulted call); other mounts (MCP) read their own streams.
-    if (!RUN_PATHS.has(req.path)) return fire(ctx, rules, host, req, res, next)
+    // The dispatcher's body is always read (script name, flags); other JSON bodies only while a rule reads bodies.
+    if (!RUN_PATHS.has(req.path) && !rules.some(readsBody)) return fire(ctx, rules, host, req, res, next)
     json(req, res, (error?: unknown) => (error ? next(error) : fire(ctx, rules, host, req, res, next)))
   }
 }
@@ -43,8 +46,17 @@ export function activeFaultRules(ctx: AppContext): FaultRule[] {
 }
 
 function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Request, res: Response, next: NextFunction): void {
-  const rule = rules.find((r) => matches(ctx, r, host, req))
-  if (!rule) return next()
+  const request = faultRequest(ctx, host, req)
+  const misses: Array<{ rule: FaultRule; failed: Miss[] }> = []
+  const rule = rules.find((r) => {
+    const failed = missesOf(r, request)
+    if (failed.length > 0) misses.push({ rule: r, failed })
+    return failed.length === 0
+  })
+  if (!rule) {
+    nearMissesOf(ctx).record(iso(ctx.deps.clock.now()), request, misses)
+    return next()
+  }
   const { step, index } = advance(ctx, rule)
   const acts = step.status !== undefined || step.drop || (step.delay_ms ?? 0) > 0
   if (acts) res.locals.fault = `${rule.id}#${index + 1}`
@@ -79,27 +91,9 @@ function advance(ctx: AppContext, rule: FaultRule): { step: FaultStep; index: nu
   return current
 }
 
-function matches(ctx: AppContext, rule: FaultRule, host: 'base' | 'api', req: Request): boolean {
-  const m = rule.match
-  if (m.method && m.method.toUpperCase() !== req.method) return false
-  if (m.host && m.host !== host) return false
-  if (m.path && !pathMatches(m.path, req.path)) return false
+function faultRequest(ctx: AppContext, host: 'base' | 'api', req: Request): FaultRequest {
   const credential = anyCredential(req)
-  if (m.key_prefix && !credential?.startsWith(m.key_prefix)) return false
-  if (m.workspace_id && workspaceOf(ctx, credential) !== m.workspace_id) return false
-  if (m.script_name) {
-    const sent = (req.body as { script_name?: unknown } | undefined)?.script_name
-    if (typeof sent !== 'string') return false
-    if (sent !== m.script_name && findEntry(sent)?.name !== m.script_name) return false
-  }
-  return true
-}
-
-// `*` matches any run of characters; without one the path must be equal.
-function pathMatches(pattern: string, path: string): boolean {
-  if (!pattern.includes('*')) return pattern === path
-  const regex = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
-  return regex.test(path)
+  return { method: req.method, host, path: req.path, credential, body: req.body as unknown, workspace: () => workspaceOf(ctx, credential) }
 }
 
 function workspaceOf(ctx: AppContext, credential: string | null): string | null {

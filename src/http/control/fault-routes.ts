@@ -6,6 +6,8 @@ import type { FaultRule, FaultStep } from '../../domain/model.js'
 import { iso } from '../../domain/durations.js'
 import { invalidRequest, notFound } from '../../domain/errors.js'
 import { currentStep } from '../faults.js'
+import { NEAR_MISS_LIMIT, nearMissesOf } from '../near-misses.js'
+import { JSONPath } from 'jsonpath-plus'
 
 const response = {
   status: z.number().int().min(100).max(599).optional(),
@@ -15,6 +17,16 @@ const response = {
   drop: z.boolean().optional(),
 }
 const step = z.strictObject({ ...response, pass: z.boolean().optional(), times: z.number().int().min(1).nullable().optional() })
+const FLAG_NAME = /^(--)?[a-z][a-z0-9-]*$/
+
+const bodyCondition = z.strictObject({
+  path: z.string().min(2).max(500).refine(validJsonPath, 'not a JSONPath expression (e.g. $.args[0] or $.params.arguments.campaign_id)'),
+  equals: z.unknown().optional(),
+  contains: z.string().optional(),
+  matches: z.string().max(500).refine(validRegex, 'not a valid regular expression').optional(),
+  exists: z.boolean().optional(),
+}).refine((c) => [c.equals, c.contains, c.matches].filter((v) => v !== undefined).length <= 1, 'give at most one of equals, contains, matches')
+
 const faultBody = z.strictObject({
   match: z.strictObject({
     method: z.string().min(1).optional(),
@@ -23,6 +35,11 @@ const faultBody = z.strictObject({
     script_name: z.string().min(1).optional(),
     key_prefix: z.string().min(1).optional(),
     workspace_id: z.string().min(1).optional(),
+    flags: z.record(z.string(), z.union([z.literal(true), z.string(), z.number()]).transform((v) => (v === true ? v : String(v))))
+      .refine((flags) => Object.keys(flags).every((name) => FLAG_NAME.test(name)), 'every key is a flag name such as --campaign-id').optional(),
+    body: z.array(bodyCondition).min(1).max(20).optional(),
+    mcp_tool: z.string().min(1).optional(),
+    mcp_arguments: z.record(z.string(), z.unknown()).optional(),
   }).default({}),
   ...response,
   times: z.number().int().min(1).nullable().optional(),
@@ -39,6 +56,17 @@ function view(rule: FaultRule) {
 export function faultRoutes(ctx: AppContext): Route[] {
   const { faults } = ctx.deps.store
   return [
+    {
+      method: 'get',
+      path: '/faults/near-misses',
+      handler: (req) => {
+        const limit = req.query.limit === undefined ? undefined : Number(req.query.limit)
+        if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw invalidRequest('limit must be a positive integer', 'limit')
+        const rule = typeof req.query.rule === 'string' ? req.query.rule : undefined
+        return { body: { near_misses: nearMissesOf(ctx).list({ rule, limit }), limit: NEAR_MISS_LIMIT } }
+      },
+    },
+    { method: 'delete', path: '/faults/near-misses', handler: () => ({ body: { removed: nearMissesOf(ctx).clear() } }) },
     { method: 'get', path: '/faults', handler: () => ({ body: { faults: faults.all().map(view) } }) },
     {
       method: 'post',
@@ -90,4 +118,23 @@ function checked(s: FaultStep): FaultStep {
   }
   if (s.pass && (s.status !== undefined || s.drop)) throw invalidRequest('a `pass` step cannot also set `status` or `drop`', 'sequence')
   return s
+}
+
+function validRegex(source: string): boolean {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function validJsonPath(path: string): boolean {
+  if (!path.startsWith('$')) return false
+  try {
+    JSONPath({ path, json: {}, wrap: true, eval: 'safe' })
+    return true
+  } catch {
+    return false
+  }
 }

@@ -6,8 +6,9 @@ import * as audit from './views/audit.js'
 import * as journal from './views/journal.js'
 import * as world from './views/world.js'
 import * as transcript from './views/transcript.js'
+import * as faults from './views/faults.js'
 
-const VIEWS = { queue, audit, journal, world, transcript }
+const VIEWS = { queue, audit, journal, world, transcript, faults }
 const POLL_MS = 1500
 const $ = (id) => document.getElementById(id)
 

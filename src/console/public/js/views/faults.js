@@ -1,0 +1,58 @@
+// Faults: the scripted fault rules that are active, and the near misses — recent requests that
+// matched no rule, with each rule's failed conditions (closest rule first). Read-only: nothing here
+// changes state, so no keystroke can add or remove a fault.
+import { get } from '../api.js'
+import { badge, empty, h, json, mount, time } from '../dom.js'
+
+export function render(main, app) {
+  const rules = h('div', { class: 'entries', id: 'fault-rules', 'aria-busy': 'true' })
+  const misses = h('div', { class: 'entries', id: 'near-misses', 'aria-busy': 'true' })
+  const note = h('p', { class: 'muted', 'aria-live': 'polite' })
+  mount(main,
+    h('h2', {}, 'Faults'),
+    h('p', { class: 'lede' }, 'Scripted answers on the public hosts (POST /_sandbox/faults), and the requests that almost matched one.'),
+    h('section', { class: 'panel', 'aria-labelledby': 'rules-h' }, h('h3', { id: 'rules-h' }, 'Rules'), rules),
+    h('section', { class: 'panel', 'aria-labelledby': 'misses-h' }, h('h3', { id: 'misses-h' }, 'Near misses'), note, misses))
+
+  let stamp = ''
+  async function load() {
+    try {
+      const [f, n] = await Promise.all([get('/faults'), get('/faults/near-misses')])
+      const next = JSON.stringify([f, n])
+      if (next === stamp) return
+      stamp = next
+      mount(rules, f.faults.length ? f.faults.map(ruleElement) : empty('No fault rules. Add one with POST /_sandbox/faults or a scenario\'s control: { fault } step.'))
+      note.textContent = n.near_misses.length ? `The ${n.near_misses.length} most recent requests no rule matched (at most ${n.limit}), newest first.` : ''
+      mount(misses, n.near_misses.length ? n.near_misses.map(missElement) : empty('No near misses: every request since the rules were added matched one, or none came.'))
+    } catch (error) {
+      app.fail(error)
+    } finally {
+      rules.setAttribute('aria-busy', 'false')
+      misses.setAttribute('aria-busy', 'false')
+    }
+  }
+
+  void load()
+  return app.onTick(() => void load())
+}
+
+function ruleElement(rule) {
+  const conditions = Object.entries(rule.match).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  return h('details', { class: 'entry' },
+    h('summary', {}, h('code', {}, rule.id), ' ', badge(rule.exhausted ? 'spent' : 'active', rule.exhausted ? 'expired' : 'pending_review'), ' ',
+      conditions.length ? conditions.join(' · ') : 'every request', h('span', { class: 'muted' }, ` — ${rule.hits} hit${rule.hits === 1 ? '' : 's'}`)),
+    json(rule, `Fault rule ${rule.id}`))
+}
+
+function missElement(miss) {
+  const r = miss.request
+  const what = [r.method, r.host, r.path, r.script_name, r.mcp_tool && `MCP ${r.mcp_tool}`].filter(Boolean).join(' ')
+  return h('article', { class: 'entry' },
+    h('p', {}, time(miss.at), ' ', h('code', {}, what)),
+    h('ul', {}, miss.rules.map((rule) => h('li', {}, h('code', {}, rule.rule_id), ` missed on ${rule.failed.length} condition${rule.failed.length === 1 ? '' : 's'}: `,
+      rule.failed.map((f) => `${f.condition} wanted ${show(f.expected)}, got ${show(f.actual)}`).join('; ')))))
+}
+
+function show(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
