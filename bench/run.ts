@@ -22,6 +22,7 @@ import { measureStateSizes } from './sections/state-size.js'
 import { measureDurability } from './sections/durability.js'
 import { measureSuite } from './sections/suite.js'
 import { measureHeldHistory } from './sections/held-history.js'
+import { measureAgentSession } from './sections/agent-session.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const t0 = performance.now()
@@ -140,6 +141,10 @@ async function measureComparisons(options: { results: Results; spec: string; set
       log('bench: held write behind history (issue 17 item 3)')
       await attempt(results, 'held_history', async () => {
         results.held_history = await measureHeldHistory({ sandbox: sandbox!, settings, log })
+      })
+      log('bench: agent session (mixed reads, writes, held writes, approvals)')
+      await attempt(results, 'agent_session', async () => {
+        results.agent_session = await measureAgentSession({ sandbox: sandbox!, prism: prism!, settings, log })
       })
     }
   } catch (error) {

@@ -1,0 +1,127 @@
+import autocannon from 'autocannon'
+import type { Hosts } from '../lib/operations.js'
+import type { LoadSettings } from './compare.js'
+import { AUTH } from '../lib/servers.js'
+import { cpuTimeMs } from '../lib/processes.js'
+import { median, medianOf, ratio } from '../lib/stats.js'
+
+/** One side of the agent-session row. */
+export interface SessionFigures {
+  rps: number
+  p50: number
+  p99: number
+  /** Answers outside 2xx and 409, socket errors and timeouts. */
+  failures: number
+  cpu_ms_per_request: number
+  /** Answers by status over the whole run (both sides should show 200 and 202). */
+  statuses: Record<string, number>
+}
+
+export interface AgentSessionRow {
+  label: string
+  /** Connections (one agent each, each on its own campaign). */
+  agents: number
+  sandbox: SessionFigures
+  prism: SessionFigures
+  /** Median over runs of sandbox req/s ÷ Prism req/s, back to back. */
+  ratio: number
+  runs: Array<{ sandbox: SessionFigures; prism: SessionFigures; ratio: number }>
+}
+
+const FIELDS = ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'] as const
+const RUN = '/api/v1/tools/run'
+
+/**
+ * Issue 17 item 4's mixed "agent session": every connection is one agent looping over what an
+ * agent does on its own campaign — list campaigns (charged read), pull a week of performance
+ * (charged read), change the budget (immediate durable write), ask to enable it (held, 202), a
+ * person approves that write on the control plane, the agent reads the audit entry. Prism's mock
+ * gets the same requests (`Prefer: code=202` for the held write). Base host only, so one
+ * autocannon instance drives each side.
+ */
+export async function measureAgentSession(options: { sandbox: Hosts; prism: Hosts; settings: LoadSettings; log: (line: string) => void }): Promise<AgentSessionRow> {
+  const { sandbox, prism, settings, log } = options
+  const campaigns = await campaignIds(sandbox)
+  const agents = Math.min(settings.connections, campaigns.length)
+  const sides = { sandbox: { hosts: sandbox, held: {} }, prism: { hosts: prism, held: { prefer: 'code=202' } } }
+  if (settings.warmup > 0) for (const side of Object.values(sides)) await session(side.hosts, campaigns, { agents, seconds: settings.warmup, held: side.held })
+  const runs: AgentSessionRow['runs'] = []
+  for (let i = 0; i < settings.runs; i++) {
+    const order = i % 2 === 0 ? (['sandbox', 'prism'] as const) : (['prism', 'sandbox'] as const)
+    const got: Partial<Record<'sandbox' | 'prism', SessionFigures>> = {}
+    for (const name of order) got[name] = await session(sides[name].hosts, campaigns, { agents, seconds: settings.duration, held: sides[name].held })
+    const run = { sandbox: got.sandbox!, prism: got.prism!, ratio: ratio(got.sandbox!.rps, got.prism!.rps) }
+    runs.push(run)
+    log(`  agent_session run ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms`)
+  }
+  const merge = (side: 'sandbox' | 'prism'): SessionFigures => ({
+    ...medianOf(runs.map((r) => r[side]), FIELDS),
+    statuses: runs.reduce<Record<string, number>>((all, r) => {
+      for (const [code, n] of Object.entries(r[side].statuses)) all[code] = (all[code] ?? 0) + n
+      return all
+    }, {}),
+  })
+  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ratio: median(runs.map((r) => r.ratio)), runs }
+}
+
+/** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */
+type Agent = { campaign?: string; n?: number; audit?: string }
+
+async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string> }): Promise<SessionFigures> {
+  let next = 0
+  const json = (value: unknown) => JSON.stringify(value)
+  const mine = (agent: Agent) => (agent.campaign ??= campaigns[next++ % campaigns.length])
+  const run = (body: (agent: Agent) => unknown, headers: Record<string, string> = {}) => ({
+    method: 'POST' as const, path: RUN, headers: { ...AUTH, ...headers, 'content-type': 'application/json' },
+    setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, body: json(body(agent)) }),
+  })
+  const requests = [
+    run(() => ({ script_name: 'list_campaigns', args: [], platform: 'google' })),
+    run((a) => ({ script_name: 'pull_google_ads', args: ['--days', '7', '--campaign-id', mine(a)], platform: 'google' })),
+    run((a) => ({ script_name: 'update_campaign_budget', args: ['--campaign-id', mine(a), '--daily-budget', String((a.n = (a.n ?? 0) + 1) % 2 ? 51 : 50)], platform: 'google' })),
+    {
+      ...run((a) => ({ script_name: 'enable_campaign', args: ['--campaign-id', mine(a)], platform: 'google' }), options.held),
+      onResponse: (_status: number, body: string, agent: Agent) => {
+        agent.audit = auditIdOf(body)
+      },
+    },
+    {
+      method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: json({ reviewer: 'Bench Reviewer' }),
+      setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/_sandbox/reviews/${encodeURIComponent(agent.audit ?? 'aud_none')}/approve` }),
+    },
+    { method: 'GET' as const, headers: AUTH, setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/api/v1/audit/${encodeURIComponent(agent.audit ?? 'aud_none')}` }) },
+  ]
+  const cpuBefore = hosts.pid ? cpuTimeMs(hosts.pid) : null
+  const result = await autocannon({ url: hosts.baseUrl, connections: options.agents, duration: options.seconds, timeout: 10, requests: requests as never })
+  const cpuAfter = hosts.pid ? cpuTimeMs(hosts.pid) : null
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
+  const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
+  // autocannon starts each loop with a fresh context, so two agents now and then pick the same campaign: their held
+  // enables share one pending entry and the slower approval gets 409 REVIEW_NOT_PENDING — a reviewer race, not an error.
+  const good = Object.entries(statuses).filter(([code]) => code.startsWith('2') || code === '409').reduce((a, [, n]) => a + n, 0)
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: answered - good + result.errors + result.timeouts + (answered === 0 ? 1 : 0),
+    cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : 0,
+    statuses,
+  }
+}
+
+function auditIdOf(body: string): string | undefined {
+  try {
+    const id = (JSON.parse(body) as { audit_id?: unknown }).audit_id
+    return typeof id === 'string' ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function campaignIds(sandbox: Hosts): Promise<string[]> {
+  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns`, { headers: AUTH, signal: AbortSignal.timeout(10_000) })
+  const body = (await res.json()) as { campaigns?: Array<{ campaign_id: string }> }
+  const ids = (body.campaigns ?? []).map((c) => c.campaign_id)
+  if (ids.length === 0) throw new Error('the bench world listed no campaign for the agent session')
+  return ids
+}
