@@ -106,7 +106,7 @@ describe('the runner catches a broken server', () => {
       const { 'retry-after': _drop, ...headers } = res.headers
       return { ...res, headers }
     })
-    expect(ids).toEqual(['errors.limits-per-workspace', 'errors.rate-limit-retry-after', 'errors.retry-after-countdown', 'errors.scripted-429-honoured'])
+    expect(ids).toEqual(['errors.fault-on-flag-value', 'errors.limits-per-workspace', 'errors.rate-limit-retry-after', 'errors.retry-after-countdown', 'errors.scripted-429-honoured'])
   }, 120_000)
 })
 

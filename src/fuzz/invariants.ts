@@ -67,10 +67,12 @@ function errorShape(req: RawRequest, res: RawResponse, path: string): string | n
   }
   const fields = body && typeof body === 'object' ? (body as Record<string, unknown>) : {}
   if (OAUTH_FRAMED.test(path)) {
-    if (res.status === 401 && path === '/mcp' && !/^Bearer /.test(String(res.headers['www-authenticate'] ?? ''))) return '401 on /mcp without a Bearer WWW-Authenticate challenge'
+    // Express routes `/mcp/` to the same endpoint (non-strict routing): the same framing rules hold.
+    const mcp = path.replace(/\/$/, '') === '/mcp'
+    if (res.status === 401 && mcp && !/^Bearer /.test(String(res.headers['www-authenticate'] ?? ''))) return '401 on /mcp without a Bearer WWW-Authenticate challenge'
     // The MCP transport refuses in JSON-RPC framing: `{jsonrpc, error: {code, message}, id}`.
     const rpc = fields.error as { code?: unknown; message?: unknown } | undefined
-    if (path === '/mcp' && fields.jsonrpc === '2.0' && typeof rpc?.code === 'number' && typeof rpc.message === 'string') return null
+    if (mcp && fields.jsonrpc === '2.0' && typeof rpc?.code === 'number' && typeof rpc.message === 'string') return null
     return typeof fields.error === 'string' ? null : `${res.status} OAuth-framed body without error: ${res.text.slice(0, 120)}`
   }
   return typeof fields.error === 'string' && typeof fields.code === 'string' ? null : `${res.status} body is not {error, code}: ${res.text.slice(0, 120)}`
