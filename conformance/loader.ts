@@ -120,5 +120,5 @@ function hint(problem: YamlProblem): string {
   const unknown = /^unknown keys? `([^`]+)`/.exec(problem.message)
   if (!unknown) return ''
   const best = closest(unknown[1], vocabulary())
-  return best ? ` (hint: did you mean \`${best}\`?)` : ' (hint: see README "Conformance kit" for the keys a scenario takes)'
+  return best ? ` (hint: did you mean \`${best}\`?)` : ' (hint: see docs/scenarios.md for the keys a scenario takes)'
 }

@@ -27,7 +27,7 @@ describe('the spec scenarios against one shared target, in parallel', { timeout:
     }
   })
 
-  it('the README command (--base-url, --api-url, --key owner=, --key reporting=, --tags spec) exits 0 with 4 jobs', async () => {
+  it('the guide-ci command (--base-url, --api-url, --key owner=, --key reporting=, --tags spec) exits 0 with 4 jobs', async () => {
     let stdout = ''
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true)

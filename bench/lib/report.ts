@@ -95,7 +95,7 @@ const fmt = (n: number | null | undefined, unit = '') => (n === null || n === un
 const load = (f: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request?: number | null }) =>
   `${Math.round(f.rps)} req/s · p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')} · ${fmt(f.cpu_ms_per_request, ' CPU-ms/req')}${f.failures ? ` · ⚠ ${f.failures} failed` : ''}`
 
-/** The results as a Markdown table (stdout, bench/results/*.md, README "Benchmarks"). */
+/** The results as a Markdown table (stdout, bench/results/*.md, docs/benchmarks.md). */
 export function renderTable(r: Results): string {
   const lines = ['| figure | sandbox | Prism mock | sandbox ÷ Prism |', '|---|---|---|---|']
   for (const row of [...(r.read ?? []), ...(r.write ?? [])]) lines.push(`| ${row.label} | ${load(row.sandbox)} | ${load(row.prism)} | **${fmt(row.ratio, '×')}** req/s |`)

@@ -1,5 +1,5 @@
 /**
- * The reference SDK adapter (README "Testing your SDK"): drives `src/client/rest-client.ts` through
+ * The reference SDK adapter (docs/guide-sdk.md): drives `src/client/rest-client.ts` through
  * the adapter protocol. `--emulate 0.1.1` swaps in a client with SDK 0.1.1's documented defects;
  * `--defect <name>[,<name>]` breaks it on purpose (`no-retry`, `impatient`, `x-api-key`, `list-as-csv`) to test the checks.
  *

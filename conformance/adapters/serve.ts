@@ -8,7 +8,7 @@ export type OpHandlers = Record<string, (params: Record<string, unknown>) => Pro
 export class Unsupported extends Error {}
 
 /**
- * The adapter side of the protocol (README "Testing your SDK"): reads `{id, op, params}` lines from
+ * The adapter side of the protocol (docs/guide-sdk.md): reads `{id, op, params}` lines from
  * `input`, runs the handler concurrently, writes one answer line per request; exits at end of input.
  */
 export function serveAdapter(handlers: OpHandlers, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = { input: process.stdin, output: process.stdout }): Promise<void> {

@@ -10,7 +10,7 @@ import { firstFailure } from '../reporters/format.js'
 import { SdkAdapter } from './adapter-process.js'
 import { withSdk } from './sdk-target.js'
 
-const DOCS = ['README.md', 'docs/conformance.md']
+const DOCS = ['docs/guide-sdk.md', 'docs/conformance.md']
 const STAND_IN = resolve('conformance/sdk/stand-in')
 
 /** Every Python adapter example in the docs: fenced blocks that start with a python3 shebang and read stdin. */
@@ -41,8 +41,8 @@ if (!python && /^(1|true)$/i.test(process.env.CI ?? '')) throw new Error('CI=tru
 describe.skipIf(!python)('the adapter examples in the docs, against a stand-in SDK', () => {
   const adapters = pythonAdapters()
 
-  it('finds the README\'s Python adapter', () => {
-    expect(adapters.map((a) => a.doc)).toContain('README.md')
+  it('finds the SDK guide\'s Python adapter', () => {
+    expect(adapters.map((a) => a.doc)).toContain('docs/guide-sdk.md')
   })
 
   it.each(adapters.map((a) => [`${a.doc}:${a.line}`, a] as const))('%s passes every sdk scenario (slow ones left out), none skipped', async (_where, example) => {

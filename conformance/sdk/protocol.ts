@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The SDK adapter protocol (README "Testing your SDK"): JSON lines on the adapter's stdin/stdout.
+ * The SDK adapter protocol (docs/guide-sdk.md): JSON lines on the adapter's stdin/stdout.
  * The runner sends `{id, op, params}`; the adapter answers each with `{id, ok: true, value}` or
  * `{id, ok: false, error: {kind, status, code, message}}`, in any order.
  */

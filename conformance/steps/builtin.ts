@@ -4,7 +4,7 @@ import { controlRequires, controlSchema, runControl } from './control.js'
 import { runWait, waitSchema } from './wait.js'
 import { journalSchema, runJournal } from './journal.js'
 import { includeSchema, runInclude } from './include.js'
-// The `sdk` and `sdk_journal` kinds (SDK mode, README "Testing your SDK").
+// The `sdk` and `sdk_journal` kinds (SDK mode, docs/guide-sdk.md).
 import './sdk.js'
 // The `mcp` kind (issue 6) registers itself in its own file.
 import './mcp.js'

@@ -9,7 +9,7 @@ import { registerStepKind } from './registry.js'
 import { sdkJournalSchema, runSdkJournal } from './sdk-journal.js'
 
 /**
- * `sdk`: one operation on the SDK under test, through its adapter (README "Testing your SDK").
+ * `sdk`: one operation on the SDK under test, through its adapter (docs/guide-sdk.md).
  * The result is the adapter's answer: `status` 200 when ok, the HTTP status of an `http` error,
  * 599 for a `network`, `timeout` or `validation` error; the body is `{ok, value}` or `{ok, error}`.
  * An `unsupported` answer skips the step. The journal range it caused feeds `sdk_journal`.

@@ -25,7 +25,7 @@ export function renderBanner(info: BannerInfo): string {
     `  mcp        ${info.base_url}/mcp    hosted MCP (X-Service-Key or OAuth)`,
     `  state      ${info.state}`,
     '',
-    '  keys (values: fixtures/worlds/<world>.yaml, README "Default world"):',
+    '  keys (values: fixtures/worlds/<world>.yaml, docs/getting-started.md):',
     ...info.keys.map((k) => `    ${k.name.padEnd(16)} ${`${k.prefix}…`.padEnd(16)} ${(k.workspace_id ?? 'unpinned').padEnd(14)} ${scopeText(k.scopes)}`),
     '',
     '  Ctrl-C stops and flushes state.',

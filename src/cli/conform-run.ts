@@ -17,7 +17,7 @@ export interface CliOptions {
   sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
 }
 
-/** Runs `conform` with parsed flags; resolves to the process exit code (README "Exit codes"). */
+/** Runs `conform` with parsed flags; resolves to the process exit code (docs/conformance.md "Exit codes"). */
 export async function runCli(paths: string[], opts: CliOptions): Promise<number> {
   if (opts.drift) return runDriftOrExplain(paths, opts)
   let options: RunOptions

@@ -27,7 +27,7 @@ export function conformCommand(): Command {
     .option('--baseline <file>', 'known failures', 'conformance/baseline.yaml')
     .option('--no-baseline', 'ignore the baseline file')
     .option('--verbose', 'print every transcript')
-    .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, README "Testing your SDK") for `sdk` steps')
+    .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, docs/guide-sdk.md) for `sdk` steps')
     .option('--drift', 'compare a deployment (--base-url/--api-url/--key, or --target) with the sandbox step by step; report where they disagree')
     .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {

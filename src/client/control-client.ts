@@ -102,7 +102,7 @@ export class ControlClient {
     return this.request('POST', '/keys', input)
   }
 
-  /** Adds a scripted fault (README "Credits, rate limits and scripted faults"), e.g. `{match: {script_name}, sequence: [{status: 429}, {pass: true}]}`. */
+  /** Adds a scripted fault (docs/control-plane.md "Scripted faults"), e.g. `{match: {script_name}, sequence: [{status: 429}, {pass: true}]}`. */
   addFault(rule: Record<string, unknown>): Promise<{ id: string; hits: number; exhausted: boolean }> {
     return this.request('POST', '/faults', rule)
   }

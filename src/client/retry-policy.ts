@@ -26,7 +26,7 @@ export function backoffMs(retry: number, policy: RetryPolicy = DEFAULT_RETRY_POL
 /**
  * The wait before retry `retry`: the server's `Retry-After` when it sent a usable one, else the
  * backoff. Retry-After wins even when the backoff is longer or it is above the cap: the server
- * knows when capacity returns (README "Sandbox decisions").
+ * knows when capacity returns (docs/decisions.md).
  */
 export function retryDelayMs(retry: number, retryAfterMs: number | null, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
   return retryAfterMs ?? backoffMs(retry, policy)

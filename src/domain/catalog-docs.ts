@@ -1,10 +1,7 @@
 import type { CatalogEntry, FlagSpec } from './catalog.js'
 import { CATALOG } from './catalog.js'
 
-export const CATALOG_START = '<!-- catalog:start -->'
-export const CATALOG_END = '<!-- catalog:end -->'
-
-/** The README catalog tables, generated from `CATALOG` (`npm run docs:catalog`). */
+/** The catalog tables of docs/tools.md, generated from `CATALOG` (`npm run docs:generate`). */
 export function renderCatalogDocs(catalog: readonly CatalogEntry[] = CATALOG): string {
   const scripts = catalog.filter((e) => e.executable)
   const others = catalog.filter((e) => !e.executable)
@@ -23,14 +20,6 @@ export function renderCatalogDocs(catalog: readonly CatalogEntry[] = CATALOG): s
     '|---|---|---|',
     ...others.map((e) => row([`\`${e.name}\``, e.description, `\`${e.use_instead ?? ''}\``])),
   ].join('\n')
-}
-
-/** `readme` with the text between the catalog markers replaced by `docs`. */
-export function replaceCatalogBlock(readme: string, docs: string = renderCatalogDocs()): string {
-  const start = readme.indexOf(CATALOG_START)
-  const end = readme.indexOf(CATALOG_END)
-  if (start < 0 || end < start) throw new Error(`README has no ${CATALOG_START} … ${CATALOG_END} block`)
-  return `${readme.slice(0, start + CATALOG_START.length)}\n${docs}\n${readme.slice(end)}`
 }
 
 function flagText(f: FlagSpec): string {

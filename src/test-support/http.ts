@@ -1,7 +1,7 @@
 import type { CreateSandboxOptions, RunningSandbox } from '../create-sandbox.js'
 import { createSandbox } from '../create-sandbox.js'
 
-/** World key values, fixed and public (fixtures/worlds/*.yaml, README "Default world"). */
+/** World key values, fixed and public (fixtures/worlds/*.yaml, docs/getting-started.md). */
 export const KEYS = {
   owner: 'svc_test_ownerAcme00000000000000000000000',
   agent: 'svc_test_agentAcme00000000000000000000000',

@@ -14,7 +14,7 @@ export const scopeName = z.string('must be a scope string').refine(isKnownScope,
 /** `expires_in_days`: a positive integer, at most 365 (KEY-04), checked once the caller is authorized. */
 export const expiresInDays = z.number(DAYS).int(DAYS).min(1, DAYS).max(MAX_KEY_DAYS, DAYS)
 
-// Unknown fields are ignored on the public API (README "Sandbox decisions").
+// Unknown fields are ignored on the public API (docs/decisions.md).
 const createKeyBody = z.object({
   name: z.string('must be a string').trim().min(1, 'must be a non-empty string').max(100, 'must be at most 100 characters'),
   scopes: z.array(scopeName, 'must be an array of scope strings').min(1, 'must name at least one scope'),
