@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { closest } from '../../conformance/did-you-mean.js'
+import { closest } from '../support/did-you-mean.js'
 
 /**
  * `serve` is the default command and takes no arguments, so a misspelled command (`confrom`)

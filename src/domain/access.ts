@@ -29,11 +29,14 @@ export function keyPrefix(value: string): string {
 
 /**
  * Turns a credential value into a caller, or 401 `AUTHENTICATION_REQUIRED` when it is missing,
- * unknown, revoked (KEY-08) or expired (KEY-09) (AUTH-03).
+ * unknown, revoked (KEY-08) or expired (KEY-09) (AUTH-03). `missing` says why no value was read
+ * (e.g. a key in a header this surface does not accept).
  */
-export function authenticate(deps: Deps, value: string | null): Caller {
-  if (!value) throw unauthenticated('no API key was sent')
+export function authenticate(deps: Deps, value: string | null, missing = 'no API key was sent'): Caller {
+  if (!value) throw unauthenticated(missing)
   const key = deps.store.keys.findBy('hash', hashKey(value))
+  // A live key (`svc_` without `test_`) can never work here: say so rather than "not valid" (issue 18).
+  if (!key && value.startsWith('svc_') && !value.startsWith('svc_test_')) throw unauthenticated('this looks like a live key (svc_ without test_); only svc_test_ keys work against the sandbox')
   if (!key) throw unauthenticated('the API key is not valid')
   const now = deps.clock.now()
   if (key.revoked_at) throw unauthenticated('the API key has been revoked')

@@ -1,5 +1,6 @@
 import type { CatalogEntry, FlagSpec } from './catalog.js'
-import { findEntry } from './catalog.js'
+import { CATALOG, findEntry } from './catalog.js'
+import { closest } from '../support/did-you-mean.js'
 import { PLATFORMS } from './catalog-flags.js'
 import { SandboxError } from './errors.js'
 import { DATE_MESSAGE, isCalendarDate } from './dates.js'
@@ -39,7 +40,10 @@ export function prepareCall(input: { script_name: string; args: readonly string[
  */
 export function resolveScript(scriptName: string): CatalogEntry {
   const entry = findEntry(scriptName)
-  if (!entry) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: scriptName })
+  if (!entry) {
+    const near = closest(scriptName, CATALOG.filter((e) => e.executable).flatMap((e) => [e.name, ...e.aliases]))
+    throw new SandboxError('UNKNOWN_SCRIPT', near ? { script_name: scriptName, hint: `Did you mean \`${near}\`?`, did_you_mean: near } : { script_name: scriptName })
+  }
   if (!entry.executable) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: scriptName, hint: hintFor(entry), use_instead: entry.use_instead })
   return entry
 }

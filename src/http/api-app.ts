@@ -20,16 +20,16 @@ export function createApiApp(
   // Raw middleware (scripted faults) sees every exchange before routing.
   for (const mount of mounts) mount(app, ctx)
   // REST-04: nothing under /api exists here; answer 404 before a body is even parsed.
-  app.use('/api', notFoundHandler(apiHint))
+  app.use('/api', notFoundHandler((path) => apiHint(ctx, path)))
   app.use(jsonBody({ limit: JSON_LIMIT, verify: keepRawBody }))
   const router = express.Router()
   mountRoutes(router, ctx.deps.store, [identityRoutes, ...routes].flatMap((make) => make(ctx)))
   app.use(router)
-  app.use(notFoundHandler(apiHint))
+  app.use(notFoundHandler((path) => apiHint(ctx, path)))
   app.use(errorHandler(ctx.logger))
   return app
 }
 
-function apiHint(path: string): string | undefined {
-  return path.startsWith('/api/') ? `The path shape {api_url}/api/v1/... does not exist; the dispatcher lives at {base_url}${path}.` : undefined
+function apiHint(ctx: AppContext, path: string): string | undefined {
+  return path.startsWith('/api/') ? `The path shape {api_url}/api/v1/... does not exist; the dispatcher lives on the base host: ${ctx.urls.base}${path}` : undefined
 }

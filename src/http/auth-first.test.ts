@@ -26,7 +26,8 @@ const operations: Operation[] = Object.entries(contract.paths).flatMap(([path, m
   })))
 
 /** The contract's public operations (`security: []`): consent pages and hosted MCP's OAuth endpoints. */
-const PUBLIC = ['viewConnectLink', 'redeemConnectLink', 'oauthMetadata', 'oauthResourceMetadata', 'oauthAuthorize', 'oauthSignIn', 'oauthToken', 'oauthRegister', 'oauthRevoke']
+// Public besides those: the sandbox's index (`GET /`) and its manual (`/docs/*`), which name URLs, never data.
+const PUBLIC = ['sandboxIndex', 'sandboxDocsPage', 'viewConnectLink', 'redeemConnectLink', 'oauthMetadata', 'oauthResourceMetadata', 'oauthAuthorize', 'oauthSignIn', 'oauthToken', 'oauthRegister', 'oauthRevoke']
 const isPublic = (op: Operation) => op.security.length === 0
 const publicApi = operations.filter((op) => op.tag !== 'sandbox' && !isPublic(op))
 const controlPlane = operations.filter((op) => op.tag === 'sandbox')
@@ -105,7 +106,7 @@ afterAll(async () => {
 })
 
 describe('the contract lists which operations are public', () => {
-  it('only the consent pages and the OAuth endpoints take no credential', () => {
+  it('only the index, the manual, the consent pages and the OAuth endpoints take no credential', () => {
     expect(operations.filter((op) => op.tag !== 'sandbox' && isPublic(op)).map((op) => op.operationId).sort()).toEqual([...PUBLIC].sort())
     expect(publicApi.length).toBeGreaterThanOrEqual(25)
   })

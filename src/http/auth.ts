@@ -1,9 +1,9 @@
 import type { Request } from 'express'
 import type { Actor, Caller } from '../domain/access.js'
-import { authenticate, authorize, markUsed } from '../domain/access.js'
+import { authorize, markUsed } from '../domain/access.js'
 import type { AppContext } from './context.js'
 import type { Surface } from './credentials.js'
-import { readCredential } from './credentials.js'
+import { authenticateRequest } from './credential-hints.js'
 import { throwDeferredBodyError } from './body.js'
 
 // The key that authenticated a request, marked used only once the reply succeeds (see `handle`).
@@ -11,7 +11,7 @@ const callers = new WeakMap<Request, () => void>()
 
 /** Authenticate the request's one credential on `surface` (AUTH-01..03). */
 export function callerOf(ctx: AppContext, req: Request, surface: Surface): Caller {
-  const caller = authenticate(ctx.deps, readCredential(req, surface))
+  const caller = authenticateRequest(ctx.deps, req, surface)
   callers.set(req, () => markUsed(ctx.deps, caller))
   return caller
 }

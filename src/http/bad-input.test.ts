@@ -199,7 +199,7 @@ describe('query parameters', () => {
 
 describe('routes and methods', () => {
   it.each([
-    ['base', 'GET', '/'], ['base', 'GET', '/api/v1/nope'], ['base', 'POST', '/api/v1/keys/a/b'], ['base', 'GET', '/v1/me'],
+    ['base', 'GET', '/nope'], ['base', 'GET', '/api/v1/nope'], ['base', 'POST', '/api/v1/keys/a/b'], ['base', 'GET', '/v1/me'],
     ['base', 'GET', '/_sandbox/nope'], ['api', 'GET', '/v1/nope'], ['api', 'GET', '/v1/me/extra'], ['api', 'GET', '/_sandbox/state'],
     ['api', 'POST', '/api/v1/keys'],
   ] as const)('%s %s %s answers 404 ROUTE_NOT_FOUND', async (host, method, path) => {

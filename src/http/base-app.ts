@@ -33,9 +33,14 @@ export function createBaseApp(ctx: AppContext, ext: BaseAppExtensions = {}): Exp
   const router = express.Router()
   mountRoutes(router, ctx.deps.store, [keyRoutes, ...(ext.routes ?? [])].flatMap((make) => make(ctx)))
   app.use(router)
-  app.use(notFoundHandler())
+  app.use(notFoundHandler((path) => baseHint(ctx, path)))
   app.use(errorHandler(ctx.logger))
   return app
+}
+
+// The mirror of the api host's REST-04 pointer: `/v1/*` is the api host's, say where it is (issue 18).
+function baseHint(ctx: AppContext, path: string): string | undefined {
+  return path === '/v1' || path.startsWith('/v1/') ? `The backend REST API lives on the api host: ${ctx.urls.api}${path}` : undefined
 }
 
 /** An express app with the sandbox's shared settings. */

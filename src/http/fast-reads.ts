@@ -1,9 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import type { AppContext } from './context.js'
-import { authenticate, authorize, markUsed } from '../domain/access.js'
+import { authorize, markUsed } from '../domain/access.js'
 import { takeToken } from '../domain/rate-limits.js'
-import { readCredential } from './credentials.js'
+import { authenticateRequest } from './credential-hints.js'
 import { FastExchange, fastPathAllowed } from './fast-path.js'
 import { campaignListBody, LIST_PARAMS, LIST_SCOPE, parseListQuery, requireGoogle } from './routes/campaigns.js'
 
@@ -38,7 +38,7 @@ function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): 
   let parsed
   try {
     // House order, as the express route: authenticate → authorize → validate.
-    actor = authorize(deps, authenticate(deps, readCredential(req, 'resource')), LIST_SCOPE)
+    actor = authorize(deps, authenticateRequest(deps, req, 'resource'), LIST_SCOPE)
     parsed = parseListQuery({ ...query })
     requireGoogle(parsed)
     // Last check: it throws before taking anything, and takes the tokens when it passes.

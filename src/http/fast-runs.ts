@@ -2,8 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { AppContext } from './context.js'
 import type { Caller } from '../domain/access.js'
 import type { Reply } from './reply.js'
-import { authenticate, markUsed } from '../domain/access.js'
-import { readCredential } from './credentials.js'
+import { markUsed } from '../domain/access.js'
+import { authenticateRequest } from './credential-hints.js'
 import { FastExchange, fastPathAllowed } from './fast-path.js'
 import { runTool } from './routes/tools.js'
 
@@ -44,7 +44,7 @@ function answer(ctx: AppContext, exchange: FastExchange, req: IncomingMessage, i
   let caller: Caller | undefined
   let reply: Reply
   try {
-    reply = runTool(ctx, { input: () => input, caller: () => (caller = authenticate(ctx.deps, readCredential(req, 'tools'))), surface: 'rest' })
+    reply = runTool(ctx, { input: () => input, caller: () => (caller = authenticateRequest(ctx.deps, req, 'tools')), surface: 'rest' })
   } catch (error) {
     return exchange.fail(error)
   }
