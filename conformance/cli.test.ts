@@ -127,6 +127,13 @@ describe('adops-sandbox conform (honest verdicts)', { timeout: 90_000 }, () => {
       expect(r.code).toBe(5)
     })
 
+    it('warns in the banner of a --target run that each scenario resets that sandbox', async () => {
+      const r = await conform(['conformance/test-fixtures/pass/A-01-pass.yaml', '--no-baseline', '--target', sandbox.baseUrl])
+      const lines = r.stdout.split('\n')
+      expect(lines[0]).toMatch(/^conform: 1 scenarios against running sandbox at /)
+      expect(lines[1]).toBe(`warning: each scenario resets the sandbox at ${sandbox.baseUrl} to its world: the state it holds now (keys, campaigns, audit, journal) is replaced`)
+    })
+
     it('recognises the api host given as --target and names the base URL to use', async () => {
       const r = await conform(['conformance/test-fixtures/pass', '--target', sandbox.apiUrl])
       expect(r.code).toBe(2)

@@ -60,6 +60,8 @@ export interface SandboxOptions {
   durability?: Durability
   /** Tools per hosted-MCP `tools/list` page (`serve --mcp-page-size`); default every tool on one page. */
   mcpPageSize?: number
+  /** Drop what an existing state file holds and load `world` afresh (`serve --reset`). */
+  reset?: boolean
 }
 
 /** Everything built, nothing listening. */
@@ -126,7 +128,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     })
   }
 
-  const resumed = store.users.size() > 0
+  const resumed = store.users.size() > 0 && !options.reset
   if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
   else await reset(options.world, options.seed)
 

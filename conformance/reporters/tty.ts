@@ -48,6 +48,7 @@ export function ttyReporter(out: NodeJS.WriteStream = process.stdout, options: {
       if (event.type === 'run-start') {
         total = event.total
         line(c.bold(`conform: ${event.total} scenarios against ${event.target} (${event.jobs} at a time)`))
+        if (event.resets) line(c.yellow(`warning: each scenario resets the sandbox at ${event.resets} to its world: the state it holds now (keys, campaigns, audit, journal) is replaced`))
         if (tty) timer = setInterval(status, 80).unref()
       } else if (event.type === 'scenario-start') {
         running.add(event.id)

@@ -106,4 +106,29 @@ describe('adops-sandbox serve', { timeout: 60_000 }, () => {
     expect(await run.exited).toBe(2)
     expect(run.stderr()).toContain(`${world}:4:1 colour: unknown key \`colour\``)
   })
+
+  it('refuses --world X over a state file that holds another world, and starts it afresh with --reset', async () => {
+    const state = join(dir, 'state.json')
+    const ports = ['--port', '0', '--api-port', '0', '--state', state, '--json']
+    const first = serve(ports)
+    await first.waitFor('\n')
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    const other = serve([...ports, '--world', 'multi-workspace'])
+    expect(await other.exited).toBe(2)
+    expect(other.stderr().trim()).toBe(`adops-sandbox: ${state} already holds world "default"; resume it without --world, pass --reset to start world "multi-workspace" afresh (dropping that state), or use another --state file.`)
+
+    // The same world by name resumes; --reset starts the asked-for world with fresh state.
+    const same = serve([...ports, '--world', 'default'])
+    await same.waitFor('\n')
+    expect(JSON.parse(same.stdout().split('\n')[0])).toMatchObject({ resumed: true, world: 'default' })
+    same.child.kill('SIGTERM')
+    expect(await same.exited).toBe(0)
+    const fresh = serve([...ports, '--world', 'multi-workspace', '--reset'])
+    await fresh.waitFor('\n')
+    expect(JSON.parse(fresh.stdout().split('\n')[0])).toMatchObject({ resumed: false, world: 'multi-workspace' })
+    fresh.child.kill('SIGTERM')
+    expect(await fresh.exited).toBe(0)
+  })
 })

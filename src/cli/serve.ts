@@ -27,8 +27,9 @@ export function serveCommand(): Command {
     .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(positive).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .addOption(mcpPageSizeOption())
+    .option('--reset', 'drop what the state file holds and start the world afresh')
     .option('--json', 'print the start-up banner as one JSON line')
-    .action(runServe)
+    .action((flags: ServeFlags, command: Command) => runServe({ ...flags, worldGiven: command.getOptionValueSource('world') !== 'default' }))
 }
 
 interface ServeFlags {
@@ -46,6 +47,9 @@ interface ServeFlags {
   logLevel: string
   mcpPageSize?: number
   json?: boolean
+  reset?: boolean
+  /** `--world` (or SANDBOX_WORLD) was given, not defaulted. */
+  worldGiven?: boolean
 }
 
 async function runServe(flags: ServeFlags): Promise<void> {
@@ -56,8 +60,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
-    mcpPageSize: flags.mcpPageSize,
+    mcpPageSize: flags.mcpPageSize, reset: flags.reset,
   }).catch((error: Error) => fail(error.message))
+  const held = sandbox.ctx.deps.store.meta().world
+  // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
+  if (sandbox.resumed && flags.worldGiven && held !== flags.world) {
+    await sandbox.close()
+    fail(`${flags.state} already holds world "${held}"; resume it without --world, pass --reset to start world "${flags.world}" afresh (dropping that state), or use another --state file.`)
+  }
   const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
   const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
   sandbox.ctx.urls = { base: base.url, api: api.url }
