@@ -45,6 +45,12 @@ describe('running blocks of one page', () => {
       const failed = await runBlock(block('echo before\nfalse\necho after', 3), page)
       expect(failed.code).toBe(1)
       expect(failed.output).toBe('exit 1\nbefore\n')
+      // A block that leaves something running in the background (`serve &`) leaves nothing behind.
+      const started = await runBlock(block('sleep 300 &\necho $!', 4), page)
+      const pid = Number(started.output.trim())
+      expect(pid).toBeGreaterThan(0)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(() => process.kill(pid, 0)).toThrow()
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import type { CodeBlock } from './code-blocks.js'
 import { assignedNames, pointAt } from './code-blocks.js'
-
-const exec = promisify(execFile)
 
 /** Where a page's blocks run: a scratch folder that sees the repository's scenarios and fixtures. */
 export interface PageRun {
@@ -59,12 +56,39 @@ export async function runBlock(block: CodeBlock, page: PageRun, timeoutMs = 110_
     await writeFile(file.replace(/\.ts$/, '.mts'), source)
     ;[command, args] = [join(page.root, 'node_modules/.bin/tsx'), [file.replace(/\.ts$/, '.mts')]]
   }
+  return runInGroup(command, args, { cwd: page.dir, env, timeoutMs })
+}
+
+/**
+ * Runs a command in a process group of its own and, when it ends (or times out), ends the whole
+ * group: a block that starts something in the background (`serve &`) leaves nothing running.
+ */
+function runInGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BlockResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      killGroup(child.pid)
+    }, options.timeoutMs)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      killGroup(child.pid)
+      if (code === 0 && !timedOut) return resolve({ code: 0, output })
+      const why = timedOut ? `timed out after ${options.timeoutMs / 1000} s` : `exit ${code ?? signal}`
+      resolve({ code: code && code > 0 ? code : 124, output: `${why}\n${output}` })
+    })
+  })
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
   try {
-    const { stdout, stderr } = await exec(command, args, { cwd: page.dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })
-    return { code: 0, output: `${stdout}${stderr}` }
-  } catch (error) {
-    const e = error as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean }
-    const why = e.killed ? `timed out after ${timeoutMs / 1000} s` : `exit ${e.code}`
-    return { code: typeof e.code === 'number' ? e.code : 124, output: `${why}\n${e.stdout ?? ''}${e.stderr ?? ''}` }
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // The group is already gone.
   }
 }
