@@ -74,9 +74,10 @@ function runInGroup(command: string, args: string[], options: { cwd: string; env
       timedOut = true
       killGroup(child.pid)
     }, options.timeoutMs)
+    // A background child holds the output pipes open: end the group as soon as the block's shell exits.
+    child.on('exit', () => killGroup(child.pid))
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      killGroup(child.pid)
       if (code === 0 && !timedOut) return resolve({ code: 0, output })
       const why = timedOut ? `timed out after ${options.timeoutMs / 1000} s` : `exit ${code ?? signal}`
       resolve({ code: code && code > 0 ? code : 124, output: `${why}\n${output}` })
