@@ -36,6 +36,7 @@ import { landingPageRoutes } from './http/routes/landing-pages.js'
 import { artifactRoutes } from './http/routes/artifacts.js'
 import { mountFaults } from './http/faults.js'
 import { mountIndex } from './http/index-page.js'
+import { mountPrefer } from './http/prefer.js'
 import { faultRoutes } from './http/control/fault-routes.js'
 import { limitsRoutes } from './http/control/limits-routes.js'
 
@@ -146,11 +147,11 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     },
   }
   // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
-  const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api'), mountIndex('api')])
+  const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api'), mountPrefer('api'), mountIndex('api')])
   const baseApp = createBaseApp(ctx, {
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
-    mounts: [mountFaults('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
+    mounts: [mountFaults('base'), mountPrefer('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
     control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
     pages: [mountConsolePages],
   })

@@ -7,8 +7,8 @@ import { errorToRender } from './error-handler.js'
 import { jsonText } from './json-text.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
-// `Expect: 100-continue` handshake, a compressed body).
-const UNUSUAL_HEADERS = ['if-none-match', 'if-modified-since', 'expect', 'content-encoding', 'transfer-encoding']
+// `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
+const UNUSUAL_HEADERS = ['if-none-match', 'if-modified-since', 'expect', 'content-encoding', 'transfer-encoding', 'prefer']
 
 /**
  * Whether a fast path may answer at all: no scripted fault is active (faults are express
