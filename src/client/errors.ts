@@ -14,6 +14,8 @@ export class ServiceError extends Error {
   attempts = 1
   /** The `Retry-After` header of the answer, if any. */
   retryAfter: string | null = null
+  /** The answer's `Request-Id`: find the exchange in the sandbox's journal (`?request_id=`). */
+  requestId: string | null = null
 
   constructor(status: number, body: Record<string, unknown>, options: { kind?: ErrorKind; cause?: unknown } = {}) {
     super(typeof body.error === 'string' ? body.error : `HTTP ${status}`, { cause: options.cause })

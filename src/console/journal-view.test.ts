@@ -82,3 +82,20 @@ describe('console journal: dispatcher calls named, linked to their audit entry, 
     expect(await journal(app, '?colour=red')).toMatchObject({ status: 400, body: { error: 'unknown field `colour`' } })
   })
 })
+
+describe('the console journal filter by request id', () => {
+  it('finds the one exchange a Request-Id names', async () => {
+    const { createSandbox } = await import('../create-sandbox.js')
+    const sb = await createSandbox()
+    try {
+      const a = await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })
+      await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })
+      const id = a.headers.get('request-id')!
+      const res = await fetch(`${sb.baseUrl}/_sandbox/console/journal?request_id=${encodeURIComponent(id)}`)
+      const body = (await res.json()) as { entries: Array<{ request_id: string }> }
+      expect(body.entries.map((e) => e.request_id)).toEqual([id])
+    } finally {
+      await sb.close()
+    }
+  })
+})

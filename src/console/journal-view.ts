@@ -22,6 +22,7 @@ export const consoleJournalQuery = z.strictObject({
   host: z.enum(['base', 'api']).optional(),
   status: z.string().regex(/^[1-5](\d\d|xx)$/i, 'use an exact status such as 404 or a class such as 4xx').optional(),
   script: z.string().min(1).max(100).optional(),
+  request_id: z.string().max(128).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 })
 export type ConsoleJournalQuery = z.output<typeof consoleJournalQuery>
@@ -76,7 +77,7 @@ export function consoleJournal(journal: Journal, q: ConsoleJournalQuery): { entr
   // Filters the journal knows run there; script and status class need the expanded entry.
   const derived = Boolean(q.script) || (q.status !== undefined && exact === undefined)
   const page = journal.query({
-    since: q.since, path: q.path, key_prefix: q.key_prefix, method: q.method, host: q.host, status: exact,
+    since: q.since, path: q.path, key_prefix: q.key_prefix, method: q.method, host: q.host, status: exact, request_id: q.request_id || undefined,
     limit: derived ? 10_000 : limit,
   })
   const script = q.script?.toLowerCase()

@@ -8,6 +8,7 @@ import { createControlRouter } from './control-app.js'
 import { errorHandler, notFoundHandler } from './error-handler.js'
 import { journalMiddleware, keepRawBody } from './journal.js'
 import { jsonBody } from './body.js'
+import { requestIdMiddleware } from './request-id.js'
 import { keyRoutes } from './routes/keys.js'
 
 /** What other modules plug into the base host. */
@@ -46,6 +47,7 @@ function baseHint(ctx: AppContext, path: string): string | undefined {
 /** An express app with the sandbox's shared settings. */
 export function baseExpress(): Express {
   const app = express()
+  app.use(requestIdMiddleware)
   app.disable('x-powered-by')
   app.set('etag', false)
   return app

@@ -5,6 +5,7 @@ import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
 import { jsonText } from './json-text.js'
+import { stampRequestId } from './request-id.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
@@ -25,6 +26,7 @@ export function fastPathAllowed(ctx: AppContext, req: IncomingMessage): boolean 
 export class FastExchange {
   readonly #started = performance.now()
   readonly #sandboxMs: number
+  readonly #requestId: string
   /** The request's body text, for the journal (the fast run path reads it before answering). */
   requestBody = ''
 
@@ -33,6 +35,7 @@ export class FastExchange {
     private readonly target: { host: 'base' | 'api'; path: string; query: unknown; req: IncomingMessage; res: ServerResponse },
   ) {
     this.#sandboxMs = ctx.clock.now()
+    this.#requestId = stampRequestId(target.req, target.res)
   }
 
   /** Sends a reply once the flush holding its change is written (group commit), as express's `handle` does. */
@@ -54,7 +57,7 @@ export class FastExchange {
     const { host, path, query, req, res } = this.target
     res.on('finish', () => this.ctx.journal.record(exchangeEntry({
       host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
-      requestBody: this.requestBody, responseText: text, fault: null,
+      requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
     })))
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')

@@ -62,7 +62,7 @@ function send(url: string, sent: Sent): Promise<{ status: number; text: string; 
 }
 
 const run = (script: string, args: string[] = [], extra: Record<string, unknown> = {}) => JSON.stringify({ script_name: script, args, platform: 'google', ...extra })
-const journalOf = (sb: Sandbox) => sb.ctx.journal.query({ limit: 1000 }).entries.map(({ at: _at, duration_ms: _ms, request, ...rest }) => {
+const journalOf = (sb: Sandbox) => sb.ctx.journal.query({ limit: 1000 }).entries.map(({ at: _at, duration_ms: _ms, request_id: _id, request, ...rest }) => {
   const { host: _host, ...headers } = request.headers
   return { ...rest, request: { ...request, headers } }
 })

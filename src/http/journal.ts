@@ -82,7 +82,8 @@ export class Journal {
       (!q.key_prefix || e.key_prefix?.startsWith(q.key_prefix)) &&
       (!q.method || e.method === q.method.toUpperCase()) &&
       (q.status === undefined || e.status === q.status) &&
-      (!q.host || e.host === q.host))
+      (!q.host || e.host === q.host) &&
+      (!q.request_id || e.request_id === q.request_id))
     return { entries: matches.slice(-limit).map(expand), last_seq: this.#seq }
   }
 
@@ -126,6 +127,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
       journal.record(exchangeEntry({
         host, started, sandboxMs, path, status, req, res, query: req.query,
         requestBody: rawBody(req), responseText, fault: (res.locals.fault as string | undefined) ?? null,
+        requestId: (res.locals.requestId as string | undefined) ?? null,
       }))
     }
     res.on('finish', () => record(res.statusCode))
@@ -153,6 +155,8 @@ export interface Exchange {
   requestBody: string | Buffer
   responseText: string
   fault: string | null
+  /** The answer's `Request-Id`. */
+  requestId?: string | null
 }
 
 /**
@@ -185,6 +189,7 @@ export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
     response_body: response.text,
     response_truncated: response.truncated,
     fault: x.fault,
+    request_id: x.requestId ?? null,
     size: ENTRY_OVERHEAD + path.length + query.chars + headers.chars + request.text.length + response.text.length,
   }
 }
@@ -209,6 +214,7 @@ function expand(e: StoredEntry): JournalEntry {
     request: side(e.request_headers, e.request_body, e.request_truncated),
     response: side(e.response_headers, e.response_body, e.response_truncated),
     fault: e.fault,
+    request_id: e.request_id,
   }
 }
 

@@ -27,6 +27,8 @@ export interface JournalEntry {
   request: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
   response: { headers: Record<string, string>; body: unknown; truncated?: Truncation }
   fault: string | null
+  /** The answer's `Request-Id` (issue 19 item 2); absent in entries recorded before it existed. */
+  request_id?: string | null
 }
 
 /** Filters of `GET /_sandbox/journal`. */
@@ -37,6 +39,8 @@ export interface JournalQuery {
   method?: string
   status?: number
   host?: 'base' | 'api'
+  /** One exchange by its `Request-Id`. */
+  request_id?: string
   limit?: number
 }
 

@@ -21,6 +21,7 @@ const journalQuery = z.strictObject({
   method: z.string().optional(),
   status: z.coerce.number().int().optional(),
   host: z.enum(['base', 'api']).optional(),
+  request_id: z.string().max(128).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 })
 

@@ -15,7 +15,8 @@ export function render(main, app) {
     field('Key prefix', h('input', { name: 'key_prefix', placeholder: 'svc_test_age', spellcheck: 'false' })),
     field('Host', select('host', [['', 'both'], ['base', 'base'], ['api', 'api']])),
     field('Method', select('method', [['', 'any'], ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])])),
-    field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })))
+    field('Path contains', h('input', { name: 'path', type: 'search', placeholder: '/api/v1/tools/run' })),
+    field('Request id', h('input', { name: 'request_id', type: 'search', placeholder: 'req_…', spellcheck: 'false' })))
   const table = h('table', { class: 'journal' },
     h('caption', { class: 'sr-only' }, 'Recorded exchanges, newest first'),
     h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Host', 'Request', 'Status', 'ms', 'Key', 'Audit', 'Details'].map((t) => h('th', { scope: 'col', class: OPTIONAL.has(t) ? 'opt' : null }, t)))))

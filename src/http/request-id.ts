@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { NextFunction, Request, Response } from 'express'
+
+/** The response header that names a request (Stripe's name for it); a client may send its own. */
+export const REQUEST_ID_HEADER = 'Request-Id'
+
+// Bounded and plain, so it can be echoed in a header and searched for (sandbox decision).
+const VALID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The id of a request (issue 19 item 2): the client's own `Request-Id` (or `X-Request-Id`) when it
+ * is 1-128 characters of letters, digits and `. _ : -`, else a new `req_…`. An invalid one is
+ * replaced, never echoed.
+ */
+export function requestIdOf(req: IncomingMessage): string {
+  for (const name of ['request-id', 'x-request-id']) {
+    const sent = req.headers[name]
+    const value = Array.isArray(sent) ? sent[0] : sent
+    if (value !== undefined && VALID.test(value)) return value
+  }
+  return `req_${randomBytes(9).toString('base64url')}`
+}
+
+/** Names the response (`Request-Id`) and returns the id, for the journal. */
+export function stampRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = requestIdOf(req)
+  res.setHeader(REQUEST_ID_HEADER, id)
+  return id
+}
+
+/**
+ * Express middleware, first on every app: every answer carries `Request-Id` and the journal records
+ * it (`res.locals.requestId`). Error bodies do not repeat it yet (docs/decisions.md).
+ */
+export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+  res.locals.requestId = stampRequestId(req, res)
+  next()
+}
