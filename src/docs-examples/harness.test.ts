@@ -109,4 +109,22 @@ describe('docs-examples harness', () => {
       await session.close()
     }
   })
+
+  it('a block that starts something in the background ends it when the block ends', async () => {
+    const file = path.join(dir, 'background.md')
+    // The second block passes only when the first one's sleep is gone (or a zombie no PID 1 reaped: not running).
+    const check = 'state=$(awk \'{print $3}\' /proc/$(cat pid)/stat 2>/dev/null || echo gone)\ncase "$state" in gone|Z|X) exit 0;; *) exit 1;; esac'
+    writeFileSync(file, `\`\`\`sh\nsleep 300 &\necho $! > pid\n\`\`\`\n\n\`\`\`sh\n${check}\n\`\`\`\n`)
+    const session = new PageSession('planted/background.md', file, repoRoot, 10_000)
+    await session.open()
+    try {
+      const started = Date.now()
+      expect((await session.run(session.blocks[0]!)).ok).toBe(true)
+      expect(Date.now() - started).toBeLessThan(5_000)
+      await new Promise((r) => setTimeout(r, 100))
+      expect(await session.run(session.blocks[1]!)).toEqual({ ok: true, message: null })
+    } finally {
+      await session.close()
+    }
+  })
 })

@@ -87,7 +87,7 @@ export class PageRunner {
   }
 
   private spawn(command: string, args: string[]): Promise<BlockResult> {
-    const timeoutMs = this.options.timeoutMs ?? 30_000
+    const timeoutMs = this.options.timeoutMs ?? 110_000
     return new Promise((resolve) => {
       const child = spawn(command, args, { cwd: this.workDir, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       let output = ''
@@ -102,6 +102,14 @@ export class PageRunner {
           /* already gone */
         }
       }, timeoutMs)
+      // A block's background child (`serve &`) holds the pipes open: end the group when the shell exits.
+      child.on('exit', () => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL')
+        } catch {
+          /* already gone */
+        }
+      })
       child.on('close', (exitCode) => {
         clearTimeout(timer)
         resolve({ exitCode, output, timedOut })

@@ -34,7 +34,7 @@ export class PageSession {
     readonly file: string,
     markdownPath: string,
     private readonly repoRoot: string,
-    readonly timeoutMs = 30_000,
+    readonly timeoutMs = 110_000,
   ) {
     this.blocks = extractBlocks(readFileSync(markdownPath, 'utf8'))
   }
