@@ -1,11 +1,57 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Long-running suites: each takes 10 s or more of wall time on the 2-core machine (a spawned build,
+ * a Chromium, a bench run, a heap bound over thousands of requests, real child-process waits).
+ * They run in the `slow` project (`npm run test:slow`); `npm test` runs the `fast` project only,
+ * and CI (`.ci/run`) runs both (`npm run test:all`). Measured per-file times: CONTRIBUTING.md.
+ */
+const SLOW = [
+  '**/*.browser.test.ts',
+  'bench/**/*.test.ts',
+  'conformance/pack-install.test.ts',
+  'conformance/sdk/broken-adapters.test.ts',
+  'conformance/sdk/doc-adapters.test.ts',
+  'conformance/sdk/sdk-mode.test.ts',
+  'src/cli/serve-kill.test.ts',
+  'src/http/journal-memory.test.ts',
+  'src/fuzz/fuzz.test.ts',
+  // Spawned servers, adapters and CLIs (child processes, real waits): 9–31 s each.
+  'conformance/broken-server.test.ts',
+  'conformance/contract.test.ts',
+  'conformance/sdk/adapter-process.test.ts',
+  'conformance/shared-target.test.ts',
+  'conformance/suite.test.ts',
+  'src/cli/conform-drift.test.ts',
+  'src/cli/serve-lock.test.ts',
+  'src/cli/serve.test.ts',
+  'src/mcp/inspector-cli.test.ts',
+  'src/mcp/stdio.test.ts',
+  'src/mcp/tool-list.test.ts',
+  'src/rehearse/reference-agents.test.ts',
+  'conformance/cli.test.ts',
+  // Every sh/ts block of the README and docs against a fresh sandbox each page (minutes).
+  'src/docs/examples.test.ts',
+  'src/docs-examples/**/*.test.ts',
+]
+// The one file that mocks a core module (vi.mock('node:fs')): it keeps a worker of its own.
+const OWN_WORKER = ['src/store/durable-file.test.ts']
+const ALL = ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts']
+const NEVER = ['dist/**', 'node_modules/**']
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts'],
-    exclude: ['dist/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
     reporters: ['default', './src/test-support/summary-reporter.ts'],
+    projects: [
+      // In-process suites share a worker (no fork and re-import per file): that halves their wall time.
+      {
+        extends: true,
+        test: { name: 'fast', include: ALL, exclude: [...NEVER, ...SLOW, ...OWN_WORKER], isolate: false },
+      },
+      { extends: true, test: { name: 'fast-own-worker', include: OWN_WORKER, exclude: NEVER } },
+      { extends: true, test: { name: 'slow', include: SLOW, exclude: NEVER } },
+    ],
   },
 })
