@@ -31,8 +31,7 @@ const SLOW = [
   'src/rehearse/reference-agents.test.ts',
   'conformance/cli.test.ts',
   // Every sh/ts block of the README and docs against a fresh sandbox each page (minutes).
-  'src/docs/examples.test.ts',
-  'src/docs-examples/**/*.test.ts',
+  'src/docs-examples/docs-examples.test.ts',
 ]
 // The one file that mocks a core module (vi.mock('node:fs')): it keeps a worker of its own.
 const OWN_WORKER = ['src/store/durable-file.test.ts']
