@@ -7,6 +7,7 @@ import { buildOverview } from './overview.js'
 import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
 import { accountSeries, campaignSeries } from './series.js'
+import type { CreditDayTotals } from './series.js'
 import { clockView } from '../http/control/clock-journal-routes.js'
 import { consoleJournal, consoleJournalQuery } from './journal-view.js'
 
@@ -51,7 +52,8 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         return {
           body: accountSeries({
             workspaceId: workspace.id, campaigns: store.campaigns.filter((c) => c.workspace_id === workspace.id),
-            ledger: store.ledger.all(), balance: workspace.credits.balance, now: ctx.clock.now(), days: days ?? 14,
+            creditDays: store.ledger.aggregate<ReadonlyMap<string, ReadonlyMap<string, CreditDayTotals>>>('credit_days').get(workspace.id) ?? new Map(),
+            balance: workspace.credits.balance, now: ctx.clock.now(), days: days ?? 14,
           }),
         }
       },
@@ -71,8 +73,11 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         const keyIds = filter.key_prefix
           ? new Set(store.keys.filter((k) => k.prefix.startsWith(filter.key_prefix!)).map((k) => k.id))
           : null
+        // Only the window and workspace asked for are read from the history (an export: it may reach far back).
+        const inScope = (row: { at: string; workspace_id: string }) =>
+          (!from || row.at >= from) && (!to || row.at <= to) && (!filter.workspace_id || row.workspace_id === filter.workspace_id)
         const body = buildTranscript({
-          audit: store.audit.all(), ledger: store.ledger.all(), keyIds,
+          audit: store.audit.page({ where: inScope }).rows, ledger: store.ledger.page({ where: inScope }).rows, keyIds,
           currencyOf: (id) => store.campaigns.get(id)?.currency ?? null,
           filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView(ctx.clock).now,
         })

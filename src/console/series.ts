@@ -1,4 +1,4 @@
-import type { Campaign, LedgerEntry } from '../domain/model.js'
+import type { Campaign } from '../domain/model.js'
 import { addDays, dateOf, lastDays, metricsRange } from '../domain/metrics.js'
 
 /** One sandbox day of metrics for the console charts. */
@@ -59,7 +59,7 @@ export function campaignSeries(campaign: Campaign, now: number, days: number): C
  * Account totals of a workspace per day (its campaigns in the account currency summed) and its
  * credit balance per day, rebuilt from the ledger (BILL rules: every charge and refund is a row).
  */
-export function accountSeries(input: { workspaceId: string; campaigns: readonly Campaign[]; ledger: readonly LedgerEntry[]; balance: number; now: number; days: number }): AccountSeries {
+export function accountSeries(input: { workspaceId: string; campaigns: readonly Campaign[]; creditDays: ReadonlyMap<string, CreditDayTotals>; balance: number; now: number; days: number }): AccountSeries {
   const { now, days } = input
   const window = lastDays(now, days)
   const currency = input.campaigns[0]?.currency ?? null
@@ -83,24 +83,31 @@ export function accountSeries(input: { workspaceId: string; campaigns: readonly 
     other_currency: input.campaigns.filter((c) => c.currency !== currency).map((c) => c.id),
     partial_date: window.end_date,
     days: [...totals.values()],
-    credits: creditDays(input.ledger.filter((l) => l.workspace_id === input.workspaceId), dates, input.balance),
+    credits: creditDays(input.creditDays, dates, input.balance),
   }
 }
 
-function creditDays(ledger: readonly LedgerEntry[], dates: string[], balance: number): CreditDay[] {
-  const sorted = [...ledger].sort((a, b) => a.at.localeCompare(b.at))
-  // The balance before the window: the last row before it, or (no earlier row) today's balance minus every change since.
-  const inWindow = sorted.filter((l) => dateOf(Date.parse(l.at)) >= dates[0])
-  const before = sorted.filter((l) => dateOf(Date.parse(l.at)) < dates[0]).at(-1)
-  let running = before ? before.balance_after : round2(balance - inWindow.reduce((a, l) => a + l.amount, 0))
+/** A workspace's ledger on one UTC day, as the store keeps it (`HistoryTable.aggregate('credit_days')`). */
+export interface CreditDayTotals {
+  charged: number
+  refunded: number
+  net: number
+  last_at: string
+  balance_after: number
+}
+
+function creditDays(byDate: ReadonlyMap<string, CreditDayTotals>, dates: string[], balance: number): CreditDay[] {
+  // The balance before the window: the last line before it, or (no earlier line) today's balance minus every change since.
+  let before: CreditDayTotals | undefined
+  let sinceStart = 0
+  for (const [date, day] of byDate) {
+    if (date >= dates[0]) sinceStart += day.net
+    else if (!before || day.last_at >= before.last_at) before = day
+  }
+  let running = before ? before.balance_after : round2(balance - sinceStart)
   return dates.map((date) => {
-    const rows = inWindow.filter((l) => dateOf(Date.parse(l.at)) === date)
-    if (rows.length) running = rows[rows.length - 1].balance_after
-    return {
-      date,
-      balance: running,
-      charged: round2(rows.filter((l) => l.reason === 'charge').reduce((a, l) => a + Math.abs(l.amount), 0)),
-      refunded: round2(rows.filter((l) => l.reason === 'refund').reduce((a, l) => a + Math.abs(l.amount), 0)),
-    }
+    const day = byDate.get(date)
+    if (day) running = day.balance_after
+    return { date, balance: running, charged: round2(day?.charged ?? 0), refunded: round2(day?.refunded ?? 0) }
   })
 }

@@ -15,14 +15,19 @@ export interface AuditFilter {
   since?: string
   limit?: number
   offset?: number
+  /** `next_cursor` of a previous page: the entries written before its last one (stable while entries append). */
+  cursor?: string
 }
 
 export interface AuditPage {
   entries: PublicAudit[]
-  total: number
+  /** Matching entries in the whole audit; null when that would mean reading the history on disk past this page. */
+  total: number | null
   limit: number
   offset: number
   has_more: boolean
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null
 }
 
 /** An audit entry as responses show it: `audit_id`, and `reviewed_args` on held writes (GATE-01). */
@@ -64,23 +69,33 @@ export function getAuditEntry(deps: Deps, id: string, workspaceId?: string): Aud
   return refreshExpiry(deps, entry)
 }
 
-/** Audit entries matching `filter`, newest first, expiry applied to pending ones first. */
+/**
+ * Audit entries matching `filter`, newest first, expiry applied to pending ones first. Pages come
+ * from the store's history (memory, then disk): pending reviews from the in-memory pinned rows, a
+ * workspace's or key's entries with an early stop once all of them were seen (their counts are kept).
+ */
 export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
   const limit = filter.limit ?? 100
   const offset = filter.offset ?? 0
   const since = filter.since ? Date.parse(filter.since) : null
+  const { audit } = deps.store
   const inScope = (e: AuditEntry) => filter.workspace_id === undefined || e.workspace_id === filter.workspace_id
-  for (const pending of deps.store.audit.filter((e) => e.status === 'pending_review' && inScope(e))) refreshExpiry(deps, pending)
-  const matches = deps.store.audit.filter((e) =>
+  for (const pending of audit.pinned()) if (pending.status === 'pending_review' && inScope(pending)) refreshExpiry(deps, pending)
+  const narrowed = filter.status !== undefined || filter.decision !== undefined || filter.script !== undefined || filter.key_prefix !== undefined || since !== null
+  const where = (e: AuditEntry) =>
     inScope(e) &&
     (filter.status === undefined || e.status === filter.status) &&
     (filter.decision === undefined || e.decision === filter.decision) &&
     (filter.script === undefined || e.script === filter.script) &&
     (filter.key_id === undefined || e.key_id === filter.key_id) &&
     (filter.key_prefix === undefined || e.key_prefix.startsWith(filter.key_prefix)) &&
-    (since === null || Date.parse(e.at) >= since))
-  matches.reverse()
-  return { entries: matches.slice(offset, offset + limit).map(publicAudit), total: matches.length, limit, offset, has_more: offset + limit < matches.length }
+    (since === null || Date.parse(e.at) >= since)
+  const within = filter.key_id !== undefined ? { field: 'key_id', value: filter.key_id }
+    : filter.workspace_id !== undefined ? { field: 'workspace_id', value: filter.workspace_id } : undefined
+  const page = audit.page({ where, limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review' })
+  // Without a row filter the kept counts are the exact total, whatever the page saw.
+  const total = narrowed || filter.cursor ? page.total : within ? audit.count(within.field, within.value) : audit.size()
+  return { entries: page.rows.map(publicAudit), total, limit, offset, has_more: page.next !== null, next_cursor: page.next }
 }
 
 /** Identifies "the same write": same workspace, key, script, platform and ordered args. */

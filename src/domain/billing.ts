@@ -59,11 +59,14 @@ export function setCredits(deps: Deps, workspaceId: string, patch: Partial<Credi
   return credits
 }
 
-/** `/v1/credits` (REST-03): balance, payment method, this key's spend and the latest ledger lines. */
-export function creditsView(deps: Deps, workspace: Workspace, keyId: string, limit = 20) {
-  const lines = deps.store.ledger.filter((l) => l.workspace_id === workspace.id)
-  const mine = lines.filter((l) => l.key_id === keyId)
-  const spent = -mine.reduce((sum, l) => sum + (l.reason === 'charge' || l.reason === 'refund' ? l.amount : 0), 0)
+/**
+ * `/v1/credits` (REST-03): balance, payment method, this key's spend (a store aggregate) and the
+ * workspace's latest ledger lines, newest first (a page of the history: `cursor` continues it).
+ */
+export function creditsView(deps: Deps, workspace: Workspace, keyId: string, limit = 20, cursor: string | null = null) {
+  const { ledger } = deps.store
+  const page = ledger.page({ where: (l) => l.workspace_id === workspace.id, limit, cursor, within: { field: 'workspace_id', value: workspace.id } })
+  const spent = -(ledger.aggregate<ReadonlyMap<string, number>>('spend_by_key').get(keyId) ?? 0)
   const current = deps.store.workspaces.get(workspace.id)?.credits ?? workspace.credits
   return {
     workspace_id: workspace.id,
@@ -71,7 +74,8 @@ export function creditsView(deps: Deps, workspace: Workspace, keyId: string, lim
     payment_method: current.payment_method,
     currency: 'credits',
     used_by_key: round(spent),
-    ledger: lines.slice(-limit).reverse(),
+    ledger: page.rows,
+    ...(page.next ? { ledger_next_cursor: page.next } : {}),
     sandbox: true,
   }
 }

@@ -33,7 +33,48 @@ export interface Table<T extends { id: string }> {
   size(): number
 }
 
-/** All collections of the sandbox state. Audit, ledger and outbox are append-only logs on disk. */
+/** A history query: rows newest first (insertion order), from memory and disk. */
+export interface HistoryQuery<T> {
+  where?: (row: T) => boolean
+  /** Rows to return (default: all). */
+  limit?: number
+  /** Matching rows to skip before the first returned. */
+  offset?: number
+  /** `next` of a previous page: continue with the rows inserted before its last row (stable while rows append). */
+  cursor?: string | null
+  /** Only rows the table pins in memory (audit: pending reviews), never the history on disk. */
+  pinnedOnly?: boolean
+  /** A counted field and value every match has: the scan stops once it has seen all such rows. */
+  within?: { field: string; value: string }
+}
+
+export interface HistoryPage<T> {
+  rows: T[]
+  /** Cursor of the next page, or null when this one reached the oldest match. */
+  next: string | null
+  /** Every match in the history, when the scan saw all of it (null: more than this page was not counted). */
+  total: number | null
+}
+
+/**
+ * A growing table (audit, ledger, outbox, artifacts): history lives on disk, memory keeps what
+ * requests need (an id index, pinned rows, counts and aggregates, a recent window). `all`,
+ * `filter` and `find` read the whole history and are for exports and tests; request paths use
+ * `page`, `pinned`, `pinnedBy`, `count` and `aggregate`.
+ */
+export interface HistoryTable<T extends { id: string }> extends Table<T> {
+  page(query: HistoryQuery<T>): HistoryPage<T>
+  /** Rows kept in memory by the table's pin rule (audit: pending and approved reviews, created conversions), oldest first. */
+  pinned(): readonly T[]
+  /** The oldest pinned row whose pin key is `key` (audit: a pending review's dedupe key). */
+  pinnedBy(key: string): T | undefined
+  /** Rows whose counted `field` equals `value` (audit, ledger, outbox: workspace_id; audit: key_id). */
+  count(field: string, value: string): number
+  /** A store-maintained aggregate by name (ledger: `spend_by_key`, `credit_days`). */
+  aggregate<A>(name: string): A
+}
+
+/** All collections of the sandbox state. Audit, ledger, outbox and artifacts are append-only logs on disk. */
 export interface Tables {
   users: Table<User>
   workspaces: Table<Workspace>
@@ -43,12 +84,12 @@ export interface Tables {
   campaigns: Table<Campaign>
   connectLinks: Table<ConnectLink>
   connectionRequests: Table<ConnectionRequest>
-  audit: Table<AuditEntry>
-  ledger: Table<LedgerEntry>
-  outbox: Table<OutboxMail>
+  audit: HistoryTable<AuditEntry>
+  ledger: HistoryTable<LedgerEntry>
+  outbox: HistoryTable<OutboxMail>
   rateBuckets: Table<RateBucketState>
   faults: Table<FaultRule>
-  artifacts: Table<AudienceArtifact>
+  artifacts: HistoryTable<AudienceArtifact>
 }
 
 export type TableName = keyof Tables

@@ -8,7 +8,7 @@ import { iso } from './durations.js'
 import type { GateDecision } from './policy.js'
 import { decideWrite } from './policy.js'
 import { dedupeKeyOf, redactAudit } from './audit.js'
-import { findPendingDuplicate, rememberPending } from './pending-writes.js'
+import { findPendingDuplicate } from './pending-writes.js'
 import { chargeCredits, refundCredits } from './billing.js'
 import { isLaunch } from './catalog.js'
 import { executorFor } from './scripts/registry.js'
@@ -74,7 +74,7 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   }
   if (decision.action === 'block') return { kind: 'blocked', audit: deps.store.audit.insert(audit) }
   // Retrying an identical write while it is pending returns the same entry, not a second one.
-  if (decision.action === 'hold') return { kind: 'held', audit: findPendingDuplicate(deps, audit.dedupe_key) ?? rememberPending(deps, deps.store.audit.insert(audit)) }
+  if (decision.action === 'hold') return { kind: 'held', audit: findPendingDuplicate(deps, audit.dedupe_key) ?? deps.store.audit.insert(audit) }
   try {
     return executeWrite(deps, audit, call)
   } catch (error) {

@@ -14,7 +14,7 @@ export type Durability = 'process' | 'fsync'
 export const DURABILITIES: readonly Durability[] = ['process', 'fsync']
 
 /** Replaces a file whole: a temp file beside it, then a rename over it (never a half-written file). */
-export function replaceFile(path: string, text: string, options: { durability: Durability; tmp?: string }): void {
+export function replaceFile(path: string, text: string | Buffer, options: { durability: Durability; tmp?: string }): void {
   const { durability, tmp = `${path}.tmp` } = options
   const fd = openSync(tmp, 'w')
   try {
@@ -44,8 +44,8 @@ export function appendToFile(path: string, text: string, durability: Durability)
 }
 
 // writeSync may write less than asked (as fs.writeFileSync knows): loop until every byte is out.
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text)
+function writeAll(fd: number, text: string | Buffer): void {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
   for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done)
 }
 

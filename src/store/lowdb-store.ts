@@ -5,20 +5,33 @@ import type { Snapshot, Store, StoreMeta, TableName, Tables } from '../domain/po
 import { MemoryTable } from './memory-table.js'
 import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
 import type { Durability } from './durable-file.js'
-import { DURABILITIES, JsonDocumentFile, appendToFile, replaceFile } from './durable-file.js'
+import { DURABILITIES, JsonDocumentFile } from './durable-file.js'
 import type { StateLock } from './state-lock.js'
 import { lockStateFile } from './state-lock.js'
-import { allLogLines, drainLogLines, replayLog } from './state-log.js'
+import type { LogTables } from './state-log.js'
+import { LogTable } from './history-table.js'
+import { HISTORY_CONFIG } from './history-layout.js'
+import type { HistoryConfig } from './history-layout.js'
+import { LogReader } from './log-reader.js'
+import type { CompactionOptions } from './log-file.js'
+import { StateLogFile } from './log-file.js'
 
 type Doc = Record<string, unknown> & { version: 1; meta: StoreMeta }
-type AnyTable = MemoryTable<{ id: string }>
+type AnyTable = MemoryTable<{ id: string }> | LogTable<{ id: string }>
 
 export interface StoreOptions {
   /** State document path; its log lives beside it as `<file>.log`. Omit for memory only. */
   file?: string
   /** What an acknowledged write survives: `process` (default, kill -9) or `fsync` (power loss too). */
   durability?: Durability
+  /** When the state log compacts online, and failure points for tests (`compaction.ts`). */
+  compaction?: CompactionOptions
+  /** Rows each history table keeps in memory besides pinned and unflushed ones (tests). */
+  historyWindow?: number
 }
+
+/** The store, with its state log when it has one (tests and the bench wait for compactions on it). */
+export type FileStore = Store & { history?: StateLogFile }
 
 /**
  * Opens the lowdb-backed store. Doc tables are one compact JSON document replaced atomically
@@ -27,24 +40,25 @@ export interface StoreOptions {
  * changed state in the meantime. A state file has one writer: opening one that a live process
  * holds throws `StateLockedError` (see `state-lock.ts`); `close()` releases it.
  */
-export async function openStore(options: StoreOptions = {}): Promise<Store> {
+export async function openStore(options: StoreOptions = {}): Promise<FileStore> {
   const { file, durability = 'process' } = options
   // Checked here too: createSandbox callers pass it without the CLI's choices check.
   if (!DURABILITIES.includes(durability)) throw new Error(`durability must be one of ${DURABILITIES.join(', ')}; got ${String(durability)}`)
-  if (!file) return openFiles({ durability }, null)
+  if (!file) return openFiles({ durability, ...options }, null)
   await mkdir(dirname(file), { recursive: true })
   const lock = await lockStateFile(file)
   try {
-    return await openFiles({ file, durability }, lock)
+    return await openFiles({ ...options, file, durability }, lock)
   } catch (error) {
     await lock.release()
     throw error
   }
 }
 
-async function openFiles(options: { file?: string; durability: Durability }, lock: StateLock | null): Promise<Store> {
+async function openFiles(options: StoreOptions & { durability: Durability }, lock: StateLock | null): Promise<FileStore> {
   const { file, durability } = options
   const logPath = file ? `${file}.log` : null
+  const reader = logPath ? new LogReader(logPath) : null
   const db = new LowSync<Doc>(file ? new JsonDocumentFile<Doc>(file, durability) : new MemorySync<Doc>(), docOf(emptySnapshot()))
   try {
     db.read()
@@ -56,30 +70,33 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
   let docDirty = false
   let docTouched = false
   let rewriteLog = false
-  const logPending = new Map<TableName, Set<string>>()
+  let logPending = false
 
   const tables = Object.fromEntries(TABLE_NAMES.map((name) => {
+    const onTableChange = (id: string, durable: boolean) => onChange(name, id, durable)
+    if (TABLE_LAYOUT[name] === 'log') {
+      const config = HISTORY_CONFIG[name as keyof typeof HISTORY_CONFIG] as HistoryConfig<{ id: string }>
+      return [name, new LogTable(name, config, onTableChange, reader, options.historyWindow)]
+    }
     const indexed = (TABLE_INDEXES[name] ?? []) as Array<'id'>
-    return [name, new MemoryTable((id, durable) => onChange(name, id, durable), indexed)]
+    return [name, new MemoryTable(onTableChange, indexed)]
   })) as unknown as Record<TableName, AnyTable>
+  const logTables = Object.fromEntries(TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'log').map((n) => [n, tables[n]])) as LogTables
 
-  function onChange(name: TableName, id: string, durable: boolean): void {
+  function onChange(name: TableName, _id: string, durable: boolean): void {
     if (TABLE_LAYOUT[name] === 'doc') {
       if (durable) docDirty = true
       else docTouched = true
       return
     }
-    if (!durable) return
-    const ids = logPending.get(name) ?? new Set<string>()
-    ids.add(id)
-    logPending.set(name, ids)
+    if (durable) logPending = true
   }
 
   for (const name of TABLE_NAMES) {
     if (TABLE_LAYOUT[name] === 'doc') tables[name].load((db.data[name] as Array<{ id: string }>) ?? [])
   }
-  // A log with many superseded versions is compacted once at open, never on the write path.
-  if (logPath && (await replayLog(logPath, tables)).superseded > 1000) replaceFile(logPath, allLogLines(tables), { durability })
+  const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {} }) : null
+  log?.open()
 
   function snapshot(): Snapshot {
     const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
@@ -92,7 +109,8 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
     docTouched = false
     const fullLog = rewriteLog
     rewriteLog = false
-    const lines = fullLog ? allLogLines(tables) : drainLogLines(tables, logPending)
+    logPending = false
+    const batches = Object.entries(logTables).map(([name, table]) => [name, table, fullLog ? table.takeAll() : table.takeDirty()] as const)
     try {
       // Another process took the file over (this one stalled past the lock's stale time): never overwrite its state.
       const lost = lock?.lost()
@@ -101,14 +119,18 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
       // async step (open, write, close, rename) waited for a busy event loop to come round
       // (≈ 3.5 ms per flush under load, bench/README.md), and every waiting request with it.
       if (writeDoc) writeDocument()
-      if (logPath && fullLog) replaceFile(logPath, lines, { durability })
-      if (logPath && !fullLog && lines) appendToFile(logPath, lines, durability)
+      if (log && fullLog) log.rewrite(batches)
+      else if (log) log.append(batches)
     } catch (error) {
       // Keep the change pending so the next commit retries it; the waiting requests see the error.
       docDirty ||= writeDoc
-      rewriteLog = true
+      if (fullLog) rewriteLog = true
+      else for (const [, table, rows] of batches) table.requeue(rows)
+      logPending ||= !fullLog && batches.some(([, , rows]) => rows.length > 0)
       throw error
     }
+    for (const [, table] of batches) table.trim()
+    log?.afterFlush()
   }
 
   function writeDocument(): void {
@@ -124,7 +146,7 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
   }
 
   let queued: Promise<void> | null = null
-  const pending = () => docDirty || rewriteLog || logPending.size > 0
+  const pending = () => docDirty || rewriteLog || logPending
 
   function commit(): Promise<void> {
     if (!file || !pending()) return Promise.resolve()
@@ -148,19 +170,23 @@ async function openFiles(options: { file?: string; durability: Durability }, loc
     replace(next) {
       meta = structuredClone(next.meta)
       for (const name of TABLE_NAMES) tables[name].load((next[name] as Array<{ id: string }>) ?? [])
-      logPending.clear()
+      log?.abandonCompaction()
+      logPending = false
       docDirty = true
       rewriteLog = true
     },
     async close() {
       if (docTouched) docDirty = true
       try {
+        await log?.settle()
         await commit()
+        log?.close()
       } finally {
         await lock?.release()
       }
     },
-  }
+    ...(log ? { history: log } : {}),
+  } as FileStore
 }
 
 function docOf(snapshot: Snapshot): Doc {

@@ -1,70 +1,132 @@
-import { appendFile, readFile, truncate } from 'node:fs/promises'
-import type { TableName } from '../domain/ports.js'
-import type { MemoryTable } from './memory-table.js'
-import { TABLE_LAYOUT, TABLE_NAMES } from './layout.js'
+import { closeSync, fstatSync, openSync, readSync, truncateSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import type { DirtyRow, LogTable } from './history-table.js'
 
-type AnyTable = MemoryTable<{ id: string }>
+type AnyLogTable = LogTable<{ id: string }>
+export type LogTables = Record<string, AnyLogTable>
 
-/** The JSONL lines of the log rows changed since the last flush (`pending` is emptied). */
-export function drainLogLines(tables: Record<TableName, AnyTable>, pending: Map<TableName, Set<string>>): string {
-  let out = ''
-  for (const [name, ids] of pending) {
-    for (const id of ids) {
-      const row = tables[name].get(id)
-      out += JSON.stringify(row ? { t: name, r: row } : { t: name, del: id }) + '\n'
-    }
-  }
-  pending.clear()
-  return out
+/** A row change placed in a block of log text: where its line starts and how long it is. */
+export interface Placed {
+  table: AnyLogTable
+  row: DirtyRow<{ id: string }>
+  offset: number
+  length: number
 }
 
-export function allLogLines(tables: Record<TableName, AnyTable>): string {
-  let out = ''
-  for (const name of TABLE_NAMES) {
-    if (TABLE_LAYOUT[name] !== 'log') continue
-    for (const row of tables[name].all()) out += JSON.stringify({ t: name, r: row }) + '\n'
-  }
-  return out
+/** The log's first line: `{"h":{"v":2,"gen":"…"}}`; `gen` names one file generation (checkpoints match on it). */
+export function headerLine(gen: string = randomBytes(8).toString('hex')): { text: string; gen: string } {
+  return { text: JSON.stringify({ h: { v: 2, gen } }) + '\n', gen }
 }
 
 /**
- * Folds the JSONL log into `tables` (last version of each id wins). A torn last line (a crash
- * mid-append, never acknowledged) is cut off so the next append starts on a clean line.
+ * Serialises row changes as JSONL (`{"t":table,"s":seq,"r":row}` or `{"t","s","del":id}`) starting
+ * at byte `start` of the log, and says where each line will sit once the text is appended there.
  */
-export async function replayLog(path: string, tables: Record<TableName, AnyTable>): Promise<{ superseded: number }> {
-  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return ''
-    throw e
-  })
-  const lines = text.split('\n')
-  const byTable = new Map<TableName, Map<string, { id: string }>>()
-  let count = 0
-  let tornAt: number | null = null
-  lines.forEach((line, index) => {
-    if (!line) return
-    let entry: { t: TableName; r?: { id: string }; del?: string }
-    try {
-      entry = JSON.parse(line)
-    } catch {
-      if (index === lines.length - 1 || (index === lines.length - 2 && !lines[index + 1])) {
-        tornAt = text.length - line.length - (index === lines.length - 1 ? 0 : 1)
-        return
-      }
-      throw new Error(`${path}:${index + 1}: corrupt state log line`)
+export function serialize(batches: ReadonlyArray<readonly [string, AnyLogTable, DirtyRow<{ id: string }>[]]>, start: number): { text: string; bytes: number; placed: Placed[] } {
+  let text = ''
+  let at = start
+  const placed: Placed[] = []
+  for (const [name, table, rows] of batches) {
+    for (const row of rows) {
+      const line = JSON.stringify(row.row ? { t: name, s: row.seq, r: row.row } : { t: name, s: row.seq, del: row.id })
+      const length = Buffer.byteLength(line)
+      placed.push({ table, row, offset: at, length })
+      text += line + '\n'
+      at += length + 1
     }
-    count++
-    const rows = byTable.get(entry.t) ?? new Map()
-    if (entry.r) rows.set(entry.r.id, entry.r)
-    else if (entry.del) rows.delete(entry.del)
-    byTable.set(entry.t, rows)
-  })
-  if (tornAt !== null) await truncate(path, Buffer.byteLength(text.slice(0, tornAt)))
-  else if (text && !text.endsWith('\n')) await appendFile(path, '\n')
-  let kept = 0
-  for (const [name, rows] of byTable) {
-    if (!tables[name]) continue
-    tables[name].load([...rows.values()])
-    kept += rows.size
   }
-  return { superseded: count - kept }
+  return { text, bytes: at - start, placed }
+}
+
+export function applyPlaced(placed: Placed[]): void {
+  for (const p of placed) p.table.written(p.row, p.offset, p.length)
+}
+
+interface LogLine {
+  t?: string
+  s?: number
+  r?: { id: string }
+  del?: string
+  h?: { v: number; gen: string }
+}
+
+/**
+ * Folds the JSONL log into `tables` from byte `from`, streaming it in blocks (a log can exceed the
+ * largest string V8 makes). The latest version of each row wins. A torn last line (a crash
+ * mid-append, never acknowledged) is cut off so the next append starts on a clean line. Lines of
+ * the version-1 format (no `s`) get sequence numbers in order of first appearance.
+ */
+export function replayLog(path: string, tables: LogTables, from = 0): { size: number; gen: string | null } {
+  let fd: number
+  try {
+    fd = openSync(path, 'r+')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, gen: null }
+    throw error
+  }
+  const legacy = new Map<string, Map<string, number>>()
+  let gen: string | null = null
+  let lineNo = 0
+  try {
+    const size = fstatSync(fd).size
+    let carry = Buffer.alloc(0)
+    let carryAt = from
+    for (let pos = from; pos < size;) {
+      const chunk = Buffer.allocUnsafe(Math.min(4 << 20, size - pos))
+      const n = readSync(fd, chunk, 0, chunk.length, pos)
+      pos += n
+      const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n)
+      let start = 0
+      for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+        lineNo++
+        if (nl > start) {
+          const entry = parseLine(buf.toString('utf8', start, nl), path, lineNo)
+          if (entry.h) gen = entry.h.gen
+          else fold(entry, tables, legacy, { offset: carryAt + start, length: nl - start })
+        }
+        start = nl + 1
+      }
+      carry = buf.subarray(start)
+      carryAt += start
+    }
+    if (carry.length) {
+      // The last line has no newline: whole (an old writer) or torn (a crash mid-append).
+      let entry: LogLine | null = null
+      try {
+        entry = JSON.parse(carry.toString('utf8')) as LogLine
+      } catch {
+        truncateSync(path, carryAt)
+        return { size: carryAt, gen }
+      }
+      if (!entry.h) fold(entry, tables, legacy, { offset: carryAt, length: carry.length })
+      writeSync(fd, '\n', size)
+      return { size: size + 1, gen }
+    }
+    return { size, gen }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function parseLine(text: string, path: string, lineNo: number): LogLine {
+  try {
+    return JSON.parse(text) as LogLine
+  } catch {
+    throw new Error(`${path}:${lineNo}: corrupt state log line`)
+  }
+}
+
+function fold(entry: LogLine, tables: LogTables, legacy: Map<string, Map<string, number>>, at: { offset: number; length: number }): void {
+  const table = entry.t ? tables[entry.t] : undefined
+  if (!table) return
+  let seq = entry.s
+  if (seq === undefined) {
+    const id = entry.r?.id ?? entry.del
+    if (!id) return
+    const seqs = legacy.get(entry.t!) ?? new Map<string, number>()
+    legacy.set(entry.t!, seqs)
+    seq = seqs.get(id) ?? table.nextSeq
+    seqs.set(id, seq)
+  }
+  table.replay({ s: seq, ...(entry.r ? { r: entry.r } : { del: entry.del }) }, at.offset, at.length)
 }

@@ -33,7 +33,8 @@ const listConversions: ScriptExecutor = {
       id: String(hashSeed(ctx.workspace.id, c.name) % 900_000_000 + 100_000_000), name: c.name, category: c.category,
       value: c.value, status: 'ENABLED', count_last_30d: i === 0 ? total - BASE_CONVERSIONS.slice(1).reduce((s, x) => s + Math.floor(total * x.share), 0) : Math.floor(total * c.share),
     }))
-    const created = ctx.deps.store.audit.filter((a) => a.workspace_id === ctx.workspace.id && a.script === 'google_ads_create_conversion' && a.status === 'executed')
+    // Executed conversion creations are pinned in memory by the store: no scan of the audit history.
+    const created = ctx.deps.store.audit.pinned().filter((a) => a.workspace_id === ctx.workspace.id && a.script === 'google_ads_create_conversion' && a.status === 'executed')
       .map((a) => ({ ...(a.after as object), status: 'ENABLED', count_last_30d: 0 }))
     return { result: { platform: 'google', conversions: [...base, ...created] } }
   },

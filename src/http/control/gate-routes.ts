@@ -4,6 +4,7 @@ import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
 import { workspaceOr404 } from './limits-routes.js'
 import { defaultPolicy } from '../../domain/policy.js'
+import type { OutboxMail } from '../../domain/model.js'
 import { policySchema } from '../../store/world-file.js'
 
 const outboxQuery = z.strictObject({
@@ -45,9 +46,13 @@ export function gateControlRoutes(ctx: AppContext): Route[] {
       path: '/outbox',
       handler: (req) => {
         const q = parseInput(outboxQuery, { ...req.query }, 'Query')
-        const mails = store.outbox.filter((m) =>
-          (!q.workspace_id || m.workspace_id === q.workspace_id) && (!q.to || m.to === q.to) && (!q.request_id || m.request_id === q.request_id))
-        return { body: { mails: mails.slice(-(q.limit ?? 100)).reverse(), count: mails.length } }
+        const where = (m: OutboxMail) =>
+          (!q.workspace_id || m.workspace_id === q.workspace_id) && (!q.to || m.to === q.to) && (!q.request_id || m.request_id === q.request_id)
+        // Newest first from the outbox history; the count comes from kept counts unless a row filter needs a scan.
+        const within = q.workspace_id ? { field: 'workspace_id', value: q.workspace_id } : undefined
+        const page = store.outbox.page({ where, limit: q.limit ?? 100, within })
+        const count = page.total ?? (q.to || q.request_id ? store.outbox.page({ where, within }).rows.length : within ? store.outbox.count(within.field, within.value) : store.outbox.size())
+        return { body: { mails: page.rows, count } }
       },
     },
   ]

@@ -21,6 +21,7 @@ export const auditQueryFields = {
   since: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   offset: z.coerce.number().int().min(0).optional(),
+  cursor: z.string().regex(/^s[0-9a-z]{1,12}$/, 'must be a next_cursor of an earlier page').optional(),
 }
 const auditQuery = z.object(auditQueryFields)
 const reviewBody = z.object({ comment: z.string().max(1000).optional() })

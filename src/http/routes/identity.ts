@@ -1,10 +1,18 @@
 import type { AppContext } from '../context.js'
+import { z } from 'zod'
 import type { Route } from '../reply.js'
+import { parseInput } from '../reply.js'
 import { actorOf, callerOf } from '../auth.js'
 import { publicKey } from '../../domain/keys.js'
 import { resolveWorkspace } from '../../domain/access.js'
 import { SandboxError } from '../../domain/errors.js'
 import { creditsView } from '../../domain/billing.js'
+
+/** `/v1/credits?limit=&cursor=`: a page of the ledger, newest first; `ledger_next_cursor` continues it. */
+const creditsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().regex(/^s[0-9a-z]{1,12}$/, 'must be a ledger_next_cursor of an earlier answer').optional(),
+})
 
 /** `/v1/me`, `/v1/credits`, `/v1/connections` on the api host (REST-03). */
 export function identityRoutes(ctx: AppContext): Route[] {
@@ -41,7 +49,8 @@ export function identityRoutes(ctx: AppContext): Route[] {
       path: '/v1/credits',
       handler: (req) => {
         const actor = actorOf(ctx, req, 'resource', null)
-        return { body: creditsView(ctx.deps, actor.workspace, actor.key.id) }
+        const query = parseInput(creditsQuery, { ...req.query }, 'Query')
+        return { body: creditsView(ctx.deps, actor.workspace, actor.key.id, query.limit, query.cursor ?? null) }
       },
     },
     {

@@ -1,0 +1,166 @@
+import { existsSync, statSync, truncateSync, unlinkSync } from 'node:fs'
+import type { Durability } from './durable-file.js'
+import { appendToFile, replaceFile } from './durable-file.js'
+import type { DirtyRow } from './history-table.js'
+import type { LogReader } from './log-reader.js'
+import type { LogTables } from './state-log.js'
+import { applyPlaced, headerLine, replayLog, serialize } from './state-log.js'
+import { readCheckpoint, writeCheckpoint } from './checkpoint.js'
+import { compactLog } from './compaction.js'
+import type { CompactionStep } from './compaction.js'
+
+export type { CompactionStep }
+
+/** When the log compacts and checkpoints; `onStep` lets tests fail a compaction at each step. */
+export interface CompactionOptions {
+  /** Compact once superseded bytes exceed both this (default 8 MiB) … */
+  minDeadBytes?: number
+  /** … and this share of the log (default 0.5). */
+  deadRatio?: number
+  /** Write an index checkpoint after this many bytes appended since the last (default 64 MiB). */
+  checkpointBytes?: number
+  /** Rows copied per event-loop turn while compacting (default 2000). */
+  batchRows?: number
+  /** Called at each step of a compaction; a throw abandons it there, leaving the files as a crash would. */
+  onStep?: (step: CompactionStep) => void
+}
+
+type Batch = readonly [string, LogTables[string], DirtyRow<{ id: string }>[]]
+
+/**
+ * The state log of the history tables: appends each group commit's lines, knows where every line
+ * lands, writes index checkpoints so a resume reads only the log's tail, and compacts online
+ * (`compaction.ts`) once superseded versions dominate, so its size tracks the live rows.
+ */
+export class StateLogFile {
+  size = 0
+  gen: string | null = null
+  compactions = 0
+  /** While a compaction runs, every append is also kept here to replay onto the new file. */
+  side: Array<{ text: string; placed: ReturnType<typeof serialize>['placed'] }> | null = null
+  #torn: number | null = null
+  #checkpointedAt = 0
+  #running: Promise<void> | null = null
+  #abandoned = false
+  readonly path: string
+  readonly tables: LogTables
+  readonly reader: LogReader
+  readonly durability: Durability
+  readonly options: CompactionOptions
+
+  constructor(init: { path: string; tables: LogTables; reader: LogReader; durability: Durability; options: CompactionOptions }) {
+    this.path = init.path
+    this.tables = init.tables
+    this.reader = init.reader
+    this.durability = init.durability
+    this.options = init.options
+  }
+
+  get checkpointPath(): string {
+    return `${this.path}.ckpt`
+  }
+
+  /** Loads the checkpoint that matches the log (if any) and replays the lines after it; leftovers of a crash go. */
+  open(): void {
+    for (const leftover of [`${this.path}.compact`, `${this.checkpointPath}.tmp`]) if (existsSync(leftover)) unlinkSync(leftover)
+    const checkpoint = readCheckpoint(this.checkpointPath, this.path, this.tables)
+    const from = checkpoint?.size ?? 0
+    const replayed = replayLog(this.path, this.tables, from)
+    this.reader.reopen()
+    this.size = replayed.size
+    this.gen = checkpoint?.gen ?? replayed.gen
+    this.#checkpointedAt = checkpoint ? from : 0
+  }
+
+  /** Appends one group commit's row changes. */
+  append(batches: readonly Batch[]): void {
+    if (this.#torn !== null) {
+      truncateSync(this.path, this.#torn)
+      this.#torn = null
+    }
+    const header = this.size === 0 ? headerLine() : null
+    const start = this.size + (header ? Buffer.byteLength(header.text) : 0)
+    const { text, bytes, placed } = serialize(batches, start)
+    if (!text) return
+    try {
+      appendToFile(this.path, (header?.text ?? '') + text, this.durability)
+    } catch (error) {
+      // Part of the text may be in the file: cut it off before the next append.
+      this.#torn = this.size
+      throw error
+    }
+    if (header) this.gen = header.gen
+    this.size = start + bytes
+    this.reader.appended(start)
+    applyPlaced(placed)
+    this.side?.push({ text, placed })
+  }
+
+  /** Replaces the whole log with these rows (reset, import): a new generation. */
+  rewrite(batches: readonly Batch[]): void {
+    this.abandonCompaction()
+    const header = headerLine()
+    const start = Buffer.byteLength(header.text)
+    const { text, bytes, placed } = serialize(batches, start)
+    replaceFile(this.path, header.text + text, { durability: this.durability })
+    this.#torn = null
+    this.gen = header.gen
+    this.size = start + bytes
+    this.reader.reopen()
+    for (const table of Object.values(this.tables)) table.deadBytes = 0
+    applyPlaced(placed)
+    this.checkpoint()
+  }
+
+  /** After each flush: start a background compaction or write a checkpoint when due. */
+  afterFlush(): void {
+    if (this.#running) return
+    const dead = Object.values(this.tables).reduce((sum, t) => sum + t.deadBytes, 0)
+    if (dead > (this.options.minDeadBytes ?? 8 << 20) && dead > (this.options.deadRatio ?? 0.5) * this.size) {
+      void this.compact().catch(() => undefined)
+      return
+    }
+    if (this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 64 << 20)) this.checkpoint()
+  }
+
+  /** Compacts now (or joins the running compaction). Rejects if a step failed; the old log then stays in use. */
+  compact(): Promise<void> {
+    this.#abandoned = false
+    this.#running ??= compactLog(this, () => this.#abandoned).finally(() => {
+      this.#running = null
+      this.side = null
+    })
+    return this.#running
+  }
+
+  /** A full rewrite replaces the log under a running compaction: it must not rename its copy over it. */
+  abandonCompaction(): void {
+    if (this.#running) this.#abandoned = true
+  }
+
+  /** Called by a compaction once the new file is in place. */
+  compacted(size: number, gen: string): void {
+    this.size = size
+    this.gen = gen
+    this.#torn = null
+    this.compactions++
+    this.reader.reopen()
+  }
+
+  /** Writes the index checkpoint for the log as it is now (atomic: temp file and rename). */
+  checkpoint(): void {
+    if (!this.gen || this.#torn !== null) return
+    writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, tables: this.tables, durability: this.durability })
+    this.#checkpointedAt = this.size
+  }
+
+  /** Waits for a running compaction (its failure is not the closer's). */
+  async settle(): Promise<void> {
+    await this.#running?.catch(() => undefined)
+  }
+
+  close(): void {
+    if (this.size > 0 && existsSync(this.path) && statSync(this.path).size === this.size) this.checkpoint()
+    this.reader.close()
+  }
+}
