@@ -1,32 +1,17 @@
 import type { HistoryPage, HistoryQuery, HistoryTable } from '../domain/ports.js'
 import type { ChangeListener } from './memory-table.js'
-import type { HistoryConfig, Reducer } from './history-layout.js'
+import type { HistoryConfig } from './history-layout.js'
+import { PinSet, Tallies } from './history-pins.js'
+import { pageOf, scanForward } from './history-page.js'
+import type { DirtyRow, HistoryEntry, TableCheckpoint, TableCore } from './history-persist.js'
+import { checkpointOf, replayLine, restoreFrom, trimWindow, writtenAt } from './history-persist.js'
 import { IdIndex } from './id-index.js'
 import type { LogReader } from './log-reader.js'
 import { SeqArrays } from './seq-arrays.js'
 
-interface Entry<T> {
-  seq: number
-  row: T
-}
+export type { DirtyRow, TableCheckpoint }
 
-/** A row change waiting for the next flush: the row, or null for a removal. */
-export interface DirtyRow<T> {
-  seq: number
-  id: string
-  row: T | null
-}
-
-/** A table's part of a checkpoint file (`log-file.ts`). */
-export interface TableCheckpoint {
-  next: number
-  live: number
-  deadBytes: number
-  idSize: number | null
-  pinned: number[]
-  counts: Array<[string, Array<[string, number]>]>
-  reducers: Array<[string, unknown]>
-}
+type Entry<T> = HistoryEntry<T>
 
 /** Rows kept in memory beyond pinned and unflushed ones, per table (docs/decisions.md). */
 export const HISTORY_WINDOW = 1000
@@ -41,10 +26,8 @@ export const HISTORY_WINDOW = 1000
 export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   readonly #mem = new Map<string, Entry<T>>()
   readonly #bySeq = new Map<number, Entry<T>>()
-  readonly #pinned = new Set<string>()
-  readonly #pins = new Map<string, string[]>()
-  readonly #counts = new Map<string, Map<string, number>>()
-  readonly #reducers = new Map<string, Reducer<T>>()
+  readonly #pins: PinSet<T>
+  readonly #tallies: Tallies<T>
   readonly #dirty = new Map<string, DirtyRow<T>>()
   #ids: IdIndex | null
   #seqs = new SeqArrays()
@@ -60,13 +43,16 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     private readonly window = HISTORY_WINDOW,
   ) {
     this.#ids = reader && config.byId ? new IdIndex() : null
-    for (const field of config.counted ?? []) this.#counts.set(field, new Map())
-    for (const [name, make] of Object.entries(config.reducers ?? {})) this.#reducers.set(name, make())
+    this.#pins = new PinSet(config)
+    this.#tallies = new Tallies(config)
   }
 
-  get nextSeq(): number {
-    return this.#seqs.next
+  /** Rows held in memory now (pinned, unflushed and the recent window): what the memory bound is about. */
+  get resident(): number {
+    return this.#mem.size
   }
+
+  get nextSeq(): number { return this.#seqs.next }
 
   get(id: string): T | undefined {
     const entry = this.#mem.get(id)
@@ -79,31 +65,16 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     return this.page({ where: (r) => r.id === id, limit: 1 }).rows[0]
   }
 
-  all(): readonly T[] {
-    return this.filter(() => true)
-  }
-
-  find(predicate: (row: T) => boolean): T | undefined {
-    for (let s = 0; s < this.#seqs.next; s++) {
-      const row = this.rowAt(s, 'forward')
-      if (row && predicate(row)) return row
-    }
-    return undefined
-  }
+  // Whole-history reads (exports, tests): oldest first, from memory and disk.
+  all(): readonly T[] { return this.filter(() => true) }
+  find(predicate: (row: T) => boolean): T | undefined { return scanForward(this, predicate, 1)[0] }
 
   findBy<K extends keyof T>(field: K, value: T[K]): T | undefined {
     if (field === 'id') return this.get(value as string)
     return this.find((row) => row[field] === value)
   }
 
-  filter(predicate: (row: T) => boolean): T[] {
-    const out: T[] = []
-    for (let s = 0; s < this.#seqs.next; s++) {
-      const row = this.rowAt(s, 'forward')
-      if (row && predicate(row)) out.push(row)
-    }
-    return out
-  }
+  filter(predicate: (row: T) => boolean): T[] { return scanForward(this, predicate) }
 
   insert(row: T): T {
     // Ids come from `Ids.next`; tables without an id index check the rows in memory only.
@@ -131,7 +102,7 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     if (!row) return
     const seq = this.#seqOf(id)!
     this.#removed(row)
-    this.#unpin(row)
+    this.#pins.unpin(row)
     this.#forget(id, seq)
     if (this.#seqs.offset(seq) >= 0) this.deadBytes += this.#seqs.length(seq) + 1
     this.#seqs.setOffset(seq, SeqArrays.GONE, 0)
@@ -139,37 +110,32 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     this.onChange(id, true)
   }
 
-  size(): number {
-    return this.#live
-  }
-
-  page(query: HistoryQuery<T>): HistoryPage<T> {
-    return pageOf(this, query)
-  }
+  size(): number { return this.#live }
+  page(query: HistoryQuery<T>): HistoryPage<T> { return pageOf(this, query) }
 
   pinned(): readonly T[] {
-    const rows = [...this.#pinned].map((id) => this.#mem.get(id)!)
+    const rows = [...this.#pins.ids].map((id) => this.#mem.get(id)!)
     return rows.sort((a, b) => a.seq - b.seq).map((e) => e.row)
   }
 
   pinnedBy(key: string): T | undefined {
-    const id = this.#pins.get(key)?.[0]
+    const id = this.#pins.first(key)
     return id === undefined ? undefined : this.#mem.get(id)?.row
   }
 
   /** Pinned rows with their sequence numbers, newest first (pages of pinned rows). */
   pinnedSeqs(): number[] {
-    return [...this.#pinned].map((id) => this.#mem.get(id)!.seq).sort((a, b) => b - a)
+    return [...this.#pins.ids].map((id) => this.#mem.get(id)!.seq).sort((a, b) => b - a)
   }
 
   count(field: string, value: string): number {
-    const counts = this.#counts.get(field)
+    const counts = this.#tallies.counts.get(field)
     if (!counts) throw new Error(`${this.name}.${field} is not a counted field`)
     return counts.get(value) ?? 0
   }
 
   aggregate<A>(name: string): A {
-    const reducer = this.#reducers.get(name)
+    const reducer = this.#tallies.reducers.get(name)
     if (!reducer) throw new Error(`${this.name} keeps no aggregate ${name}`)
     return reducer.value() as A
   }
@@ -196,10 +162,8 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   clear(): void {
     this.#mem.clear()
     this.#bySeq.clear()
-    this.#pinned.clear()
     this.#pins.clear()
-    for (const counts of this.#counts.values()) counts.clear()
-    for (const [name, make] of Object.entries(this.config.reducers ?? {})) this.#reducers.set(name, make())
+    this.#tallies.clear()
     this.#dirty.clear()
     this.#ids?.clear()
     this.#seqs = new SeqArrays()
@@ -217,73 +181,32 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   /** Every live row in sequence order, marked clean (a full rewrite of the log is about to hold them). */
   takeAll(): DirtyRow<T>[] {
     this.#dirty.clear()
-    const out: DirtyRow<T>[] = []
-    for (let s = 0; s < this.#seqs.next; s++) {
-      const row = this.rowAt(s, 'forward')
-      if (row) out.push({ seq: s, id: row.id, row })
-    }
-    return out
+    return scanForward(this, () => true, Infinity, (row, seq) => ({ seq, id: row.id, row }))
   }
 
   requeue(rows: DirtyRow<T>[]): void {
     for (const row of rows) if (!this.#dirty.has(row.id)) this.#dirty.set(row.id, row)
   }
 
-  /** The flush put `row` at `offset` (`length` bytes); superseded lines count as dead, old rows leave memory. */
+  /** The flush put `row` at `offset` (`length` bytes); superseded lines count as dead. */
   written(row: DirtyRow<T>, offset: number, length: number): void {
-    const previous = this.#seqs.offset(row.seq)
-    if (previous >= 0) this.deadBytes += this.#seqs.length(row.seq) + 1
-    if (row.row === null) {
-      this.deadBytes += length + 1
-      this.#seqs.setOffset(row.seq, SeqArrays.GONE, 0)
-      return
-    }
-    this.#seqs.setOffset(row.seq, offset, length)
+    writtenAt(this.#core(), row, offset, length)
   }
 
   /** Drops the oldest unpinned, flushed rows until at most `window` remain (memory state keeps all). */
   trim(): void {
-    if (!this.reader) return
-    let budget = this.#mem.size
-    for (const [id, entry] of this.#mem) {
-      if (this.#mem.size - this.#pinned.size <= this.window || budget-- <= 0) break
-      if (this.#pinned.has(id) || this.#dirty.has(id) || this.#seqs.offset(entry.seq) < 0) {
-        // Still needed: move it behind the rows that can go.
-        this.#mem.delete(id)
-        this.#mem.set(id, entry)
-        continue
-      }
-      this.#forget(id, entry.seq)
-    }
+    if (this.reader) trimWindow(this.#core(), this.window)
   }
 
-  /** What a checkpoint needs to rebuild this table without reading its rows: arrays as blobs, the rest as JSON. */
+  /** What a checkpoint needs to rebuild this table without reading its rows (`history-persist.ts`). */
   checkpoint(): { state: TableCheckpoint; blobs: ArrayBufferView[] } {
-    const seqs = this.#seqs.dump()
-    const ids = this.#ids?.dump() ?? null
-    const state: TableCheckpoint = {
-      next: seqs.next, live: this.#live, deadBytes: this.deadBytes, idSize: ids?.size ?? null,
-      pinned: this.pinnedSeqs().filter((s) => this.#seqs.offset(s) >= 0),
-      counts: [...this.#counts].map(([field, counts]) => [field, [...counts]]),
-      reducers: [...this.#reducers].map(([name, r]) => [name, r.dump()]),
-    }
-    return { state, blobs: ids ? [seqs.offsets, seqs.lengths, ids.hashes, ids.seqs] : [seqs.offsets, seqs.lengths] }
+    return checkpointOf(this.#core())
   }
 
   /** Rebuilds from a checkpoint (pinned rows are read back from the log). */
   restore(state: TableCheckpoint, blobs: Buffer[]): void {
     this.clear()
-    const copy = <A>(make: new (b: ArrayBuffer) => A, b: Buffer) => new make(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
-    this.#seqs = SeqArrays.restore({ offsets: copy(Float64Array, blobs[0]), lengths: copy(Uint32Array, blobs[1]), next: state.next })
-    if (this.#ids && state.idSize !== null) this.#ids = IdIndex.restore({ hashes: copy(Uint32Array, blobs[2]), seqs: copy(Int32Array, blobs[3]), size: state.idSize })
-    this.#live = state.live
-    this.deadBytes = state.deadBytes
-    for (const [field, counts] of state.counts) this.#counts.set(field, new Map(counts))
-    for (const [name, data] of state.reducers) this.#reducers.get(name)?.restore(data)
-    for (const seq of state.pinned) {
-      const row = this.rowAt(seq)
-      if (row) this.#keep(seq, row, false)
-    }
+    restoreFrom(this.#core(), state, blobs)
   }
 
   /** A compaction moved the latest version of `seq` to `offset` in the new log (no dead bytes there yet). */
@@ -299,25 +222,35 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
 
   /** Folds one log line read at open (`offset`, `length` bytes): the latest version of each seq wins. */
   replay(line: { s: number; r?: T; del?: string }, offset: number, length: number): void {
-    const { s: seq } = line
-    this.#seqs.ensure(seq)
-    const previous = this.#seqs.offset(seq)
-    const before = previous >= 0 ? this.rowAt(seq) : undefined
-    if (previous >= 0) this.deadBytes += this.#seqs.length(seq) + 1
-    if (before) this.#unpin(before)
-    if (line.r) {
-      if (!before) this.#added(line.r, seq)
-      this.#seqs.setOffset(seq, offset, length)
-      this.#forget(line.r.id, seq)
-      if (this.config.pin?.(line.r)) this.#keep(seq, line.r, false)
-      return
-    }
-    this.deadBytes += length + 1
-    if (before) {
-      this.#removed(before)
-      this.#forget(before.id, seq)
-    }
-    this.#seqs.setOffset(seq, SeqArrays.GONE, 0)
+    replayLine(this.#core(), line, offset, length)
+  }
+
+  #coreCache: TableCore<T> | null = null
+
+  #core(): TableCore<T> {
+    // One object per table (replay calls this per log line); getters see the current arrays.
+    const self = this
+    return (this.#coreCache ??= {
+      table: this,
+      config: this.config,
+      get seqs() { return self.#seqs },
+      get ids() { return self.#ids },
+      tallies: this.#tallies,
+      mem: this.#mem,
+      dirty: this.#dirty,
+      pins: this.#pins,
+      live: () => this.#live,
+      set: (parts) => {
+        if (parts.seqs) this.#seqs = parts.seqs
+        if (parts.ids) this.#ids = parts.ids
+        if (parts.live !== undefined) this.#live = parts.live
+      },
+      keep: (seq, row) => this.#keep(seq, row, false),
+      forget: (id, seq) => this.#forget(id, seq),
+      added: (row, seq) => this.#added(row, seq),
+      removed: (row) => this.#removed(row),
+      unpin: (row) => this.#pins.unpin(row),
+    })
   }
 
   #patch(id: string, patch: Partial<T>, durable: boolean): T {
@@ -326,7 +259,7 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     const seq = this.#seqOf(id)!
     // Rows are replaced, not mutated, so a value handed out earlier stays a consistent snapshot.
     const next = { ...row, ...patch }
-    this.#unpin(row)
+    this.#pins.unpin(row)
     this.#keep(seq, next, durable)
     return next
   }
@@ -343,7 +276,7 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
     this.#mem.set(row.id, entry)
     this.#bySeq.set(seq, entry)
     if (durable && this.reader) this.#dirty.set(row.id, { seq, id: row.id, row })
-    this.#pin(row)
+    this.#pins.pin(row)
   }
 
   #forget(id: string, seq: number): void {
@@ -354,82 +287,11 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   #added(row: T, seq: number): void {
     this.#live++
     this.#ids?.add(row.id, seq)
-    for (const [field, counts] of this.#counts) bump(counts, (row as Record<string, unknown>)[field], 1)
-    for (const reducer of this.#reducers.values()) reducer.add(row)
+    this.#tallies.add(row, 1)
   }
 
   #removed(row: T): void {
     this.#live--
-    for (const [field, counts] of this.#counts) bump(counts, (row as Record<string, unknown>)[field], -1)
-    for (const reducer of this.#reducers.values()) reducer.remove(row)
+    this.#tallies.add(row, -1)
   }
-
-  #pin(row: T): void {
-    if (!this.config.pin?.(row)) return
-    this.#pinned.add(row.id)
-    const key = this.config.pinKey?.(row)
-    if (!key) return
-    const ids = this.#pins.get(key) ?? []
-    if (!ids.includes(row.id)) ids.push(row.id)
-    this.#pins.set(key, ids)
-  }
-
-  #unpin(row: T): void {
-    if (!this.#pinned.delete(row.id)) return
-    for (const [key, ids] of this.#pins) {
-      if (!ids.includes(row.id)) continue
-      const rest = ids.filter((id) => id !== row.id)
-      if (rest.length) this.#pins.set(key, rest)
-      else this.#pins.delete(key)
-    }
-  }
-}
-
-function bump(counts: Map<string, number>, value: unknown, by: number): void {
-  if (typeof value !== 'string') return
-  const next = (counts.get(value) ?? 0) + by
-  if (next > 0) counts.set(value, next)
-  else counts.delete(value)
-}
-
-/** A page newest first by sequence number; `s<seq>` cursors name the last row returned. */
-function pageOf<T extends { id: string }>(table: LogTable<T>, query: HistoryQuery<T>): HistoryPage<T> {
-  const limit = query.limit ?? Infinity
-  let skip = query.offset ?? 0
-  const below = query.cursor ? Number.parseInt(query.cursor.slice(1), 36) : table.nextSeq
-  const within = query.within && !query.cursor ? { ...query.within, left: table.count(query.within.field, query.within.value) } : null
-  const seqs = query.pinnedOnly ? table.pinnedSeqs().filter((s) => s < below) : null
-  const rows: T[] = []
-  let matched = 0
-  let last = -1
-  let more = false
-  const visit = (seq: number): boolean => {
-    const row = table.rowAt(seq)
-    if (!row) return true
-    if (within && (row as Record<string, unknown>)[within.field] === within.value) within.left--
-    if (query.where && !query.where(row)) return true
-    if (skip > 0) {
-      skip--
-      matched++
-      return true
-    }
-    if (rows.length >= limit) {
-      more = true
-      return false
-    }
-    rows.push(row)
-    last = seq
-    matched++
-    return true
-  }
-  if (seqs) {
-    for (const seq of seqs) if (!visit(seq)) break
-  } else {
-    for (let seq = below - 1; seq >= 0; seq--) {
-      if (within && within.left <= 0) break
-      if (!visit(seq)) break
-    }
-  }
-  // A page that starts at a cursor saw only part of the history, so it cannot say how much matches in all.
-  return { rows, next: more ? `s${last.toString(36)}` : null, total: more || query.cursor ? null : matched }
 }
