@@ -1,0 +1,137 @@
+import { readFileSync, statSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { RunningServer } from '../lib/servers.js'
+import { AUTH, startSandbox } from '../lib/servers.js'
+
+/** Issue 17 items 1–2: what a long history costs the sandbox process, at one milestone of durable writes. */
+export interface HistoryGrowthRow {
+  /** Durable writes acknowledged so far (budget changes, held writes and their rejections). */
+  writes: number
+  /** RSS of the sandbox that wrote the last stretch, measured right after it (MB). */
+  rss_mb: number | null
+  /** Peak RSS of that process over its life (MB). */
+  peak_rss_mb: number | null
+  /** Size of the state log (`<state>.log`) and its index checkpoint. */
+  log_mb: number
+  checkpoint_mb: number
+  /** A fresh process resuming the state: spawn to the first 200 (ms), and its RSS then (MB). */
+  resume_ms: number
+  resumed_rss_mb: number | null
+  /** Durable writes per second while writing this stretch (the client shares the 2 cores). */
+  writes_per_second: number
+}
+
+/**
+ * Drives durable writes through HTTP against a sandbox with a state file, in a child process (so
+ * RSS is the sandbox's own): each worker loops over a budget change (executed, audit + ledger row),
+ * a held `enable_campaign` (202, a pending audit row) and its rejection on the control plane (the
+ * row updated). At each milestone it reads the sandbox's RSS and the log's size, stops it, and
+ * times a resume (spawn to first 200); the resumed process writes the next stretch.
+ */
+export async function measureHistoryGrowth(options: { root: string; milestones: number[]; workers?: number; log: (line: string) => void }): Promise<HistoryGrowthRow[]> {
+  const { root, milestones, log } = options
+  const dir = await mkdtemp(join(tmpdir(), 'adops-bench-history-'))
+  const state = join(dir, 'state.json')
+  const rows: HistoryGrowthRow[] = []
+  let sandbox: RunningServer = await startSandbox({ root, state })
+  try {
+    const campaigns = await campaignIds(sandbox)
+    let written = 0
+    for (const milestone of milestones) {
+      const started = performance.now()
+      written = await writeUntil(sandbox, { campaigns, from: written, to: milestone, workers: options.workers ?? 16 })
+      const seconds = (performance.now() - started) / 1000
+      const rss = rssMb(sandbox.pid, 'VmRSS')
+      const peak = rssMb(sandbox.pid, 'VmHWM')
+      await sandbox.stop()
+      const logBytes = sizeOf(`${state}.log`)
+      const resumed = await startSandbox({ root, state })
+      sandbox = resumed
+      const row: HistoryGrowthRow = {
+        writes: written, rss_mb: rss, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
+        resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
+      }
+      rows.push(row)
+      log(`  ${written} durable writes: RSS ${row.rss_mb} MB (peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
+    }
+    return rows
+  } finally {
+    await sandbox.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+
+async function writeUntil(sandbox: RunningServer, plan: { campaigns: string[]; from: number; to: number; workers: number }): Promise<number> {
+  let written = plan.from
+  let failures = 0
+  const failed = (res: { status: number; body: string }) => {
+    if (++failures > 100) throw new Error(`too many failed writes (last: ${res.status} ${res.body.slice(0, 300)})`)
+  }
+  const worker = async (index: number) => {
+    const campaign = plan.campaigns[index % plan.campaigns.length]
+    for (let n = 0; written < plan.to; n++) {
+      const budget = await call(`${sandbox.baseUrl}/api/v1/tools/run`, { script_name: 'update_campaign_budget', args: ['--campaign-id', campaign, '--daily-budget', String(50 + (n % 2))], platform: 'google' })
+      if (budget.status === 200) written++
+      else failed(budget)
+      const held = await call(`${sandbox.baseUrl}/api/v1/tools/run`, { script_name: 'enable_campaign', args: ['--campaign-id', campaign], platform: 'google' })
+      if (held.status !== 202) {
+        failed(held)
+        continue
+      }
+      written++
+      const id = (JSON.parse(held.body) as { audit_id: string }).audit_id
+      const rejected = await call(`${sandbox.baseUrl}/_sandbox/reviews/${id}/reject`, { reviewer: 'bench' }, {})
+      if (rejected.status === 200) written++
+      else failed(rejected)
+    }
+  }
+  await Promise.all(Array.from({ length: plan.workers }, (_, i) => worker(i)))
+  return written
+}
+
+function call(url: string, body: unknown, headers: Record<string, string> = AUTH): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+}
+
+/** One campaign per worker where the world has enough, so workers' held writes do not share a pending entry. */
+async function campaignIds(sandbox: RunningServer): Promise<string[]> {
+  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns?limit=100`, { headers: AUTH })
+  const body = (await res.json()) as { campaigns?: Array<{ campaign_id?: string; id?: string; status?: string }> }
+  const ids = (body.campaigns ?? []).filter((c) => c.status !== 'REMOVED').flatMap((c) => c.campaign_id ?? c.id ?? [])
+  if (!ids.length) throw new Error('the bench world has no campaigns')
+  return ids
+}
+
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)
+    return match ? Math.round(Number(match[1]) / 1024) : null
+  } catch {
+    return null
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10
