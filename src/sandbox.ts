@@ -13,6 +13,8 @@ export type { Durability }
 import { emptySnapshot } from './store/layout.js'
 import { loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
+import { WorkspaceClocks } from './runtime/workspace-clocks.js'
+import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
 import { randomIds } from './runtime/ids.js'
 import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
@@ -95,7 +97,8 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox> {
   const clock = new VirtualClock(store.meta().clock, options.wall)
-  const deps: Deps = { store, clock, ids: options.ids ?? randomIds() }
+  const workspaceClocks = new WorkspaceClocks(store, clock)
+  const deps: Deps = { store, clock, ids: options.ids ?? randomIds(), clockFor: (id) => workspaceClocks.clockFor(id) }
   const logger = options.logger ?? pino({ level: 'silent' })
   let world: World | null = null
 
@@ -136,6 +139,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   const ctx: AppContext = {
     deps,
     clock,
+    workspaceClocks,
     journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger }),
     logger,
     adminToken: options.adminToken ?? null,
@@ -152,7 +156,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
     mounts: [mountFaults('base'), mountPrefer('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
-    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes],
+    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes],
     pages: [mountConsolePages],
   })
   return {

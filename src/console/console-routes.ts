@@ -39,7 +39,7 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         const { days } = parseInput(seriesQuery, { ...req.query }, 'Query')
         const campaign = store.campaigns.get(param(req, 'id'))
         if (!campaign) throw notFound(`Campaign ${param(req, 'id')}`)
-        return { body: campaignSeries(campaign, ctx.clock.now(), days ?? 14) }
+        return { body: campaignSeries(campaign, ctx.workspaceClocks.clockFor(campaign.workspace_id).now(), days ?? 14) }
       },
     },
     {
@@ -53,7 +53,7 @@ export function consoleRoutes(ctx: AppContext): Route[] {
           body: accountSeries({
             workspaceId: workspace.id, campaigns: store.campaigns.filter((c) => c.workspace_id === workspace.id),
             creditDays: store.ledger.aggregate<ReadonlyMap<string, ReadonlyMap<string, CreditDayTotals>>>('credit_days').get(workspace.id) ?? new Map(),
-            balance: workspace.credits.balance, now: ctx.clock.now(), days: days ?? 14,
+            balance: workspace.credits.balance, now: ctx.workspaceClocks.clockFor(workspace.id).now(), days: days ?? 14,
           }),
         }
       },

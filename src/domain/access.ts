@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { KeyRecord, User, Workspace } from './model.js'
 import { SandboxError } from './errors.js'
 import { iso } from './durations.js'
@@ -38,7 +39,8 @@ export function authenticate(deps: Deps, value: string | null, missing = 'no API
   // A live key (`svc_` without `test_`) can never work here: say so rather than "not valid" (issue 18).
   if (!key && value.startsWith('svc_') && !value.startsWith('svc_test_')) throw unauthenticated('this looks like a live key (svc_ without test_); only svc_test_ keys work against the sandbox')
   if (!key) throw unauthenticated('the API key is not valid')
-  const now = deps.clock.now()
+  // Key expiry reads the clock of the workspace the key acts in (issue 19): pinned, else its user's one workspace.
+  const now = nowIn(deps, keyWorkspaceId(deps, key))
   if (key.revoked_at) throw unauthenticated('the API key has been revoked')
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthenticated(`the API key expired at ${key.expires_at}`)
   const user = deps.store.users.get(key.user_id)
@@ -71,7 +73,7 @@ export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
  * The workspace id a key points at, without checking access: its pinned workspace, else its user's
  * one active workspace (KEY-11), else null. `resolveWorkspace` is the authorizing check.
  */
-export function keyWorkspaceId(deps: Deps, key: KeyRecord): string | null {
+export function keyWorkspaceId(deps: Deps, key: Pick<KeyRecord, 'workspace_id' | 'user_id'>): string | null {
   if (key.workspace_id) return key.workspace_id
   const active = deps.store.memberships.filter((m) => m.user_id === key.user_id && m.status === 'active')
   return active.length === 1 ? active[0].workspace_id : null
@@ -88,7 +90,7 @@ export function authorize(deps: Deps, caller: Caller, scope: string | null): Act
  * changes nothing; it is not a durable change by itself (saved with the next write).
  */
 export function markUsed(deps: Deps, caller: Caller): void {
-  deps.store.keys.touch(caller.key.id, { last_used_at: iso(deps.clock.now()) })
+  deps.store.keys.touch(caller.key.id, { last_used_at: iso(nowIn(deps, keyWorkspaceId(deps, caller.key))) })
 }
 
 function unauthenticated(detail: string): SandboxError {

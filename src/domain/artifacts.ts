@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { AudienceArtifact } from './model.js'
 import type { Actor } from './access.js'
 import { iso } from './durations.js'
@@ -24,7 +25,7 @@ export function stageArtifact(deps: Deps, actor: Actor, input: StageInput): Audi
   const bad = input.body.findIndex((h) => !SHA256_HEX.test(h))
   if (bad >= 0) throw invalidRequest(`body[${bad}] is not a lowercase SHA-256 hex digest; hash normalised identifiers before staging`, `body.${bad}`)
   const ttl = input.ttl_seconds ?? DEFAULT_ARTIFACT_TTL_S
-  const now = deps.clock.now()
+  const now = nowIn(deps, actor.workspace.id)
   const artifact: AudienceArtifact = {
     id: deps.ids.next('art'),
     workspace_id: actor.workspace.id,
@@ -43,7 +44,7 @@ export function stageArtifact(deps: Deps, actor: Actor, input: StageInput): Audi
 export function usableArtifact(deps: Deps, workspaceId: string, id: string): AudienceArtifact | string {
   const artifact = deps.store.artifacts.get(id)
   if (!artifact || artifact.workspace_id !== workspaceId) return `no artifact ${id} in this workspace`
-  if (Date.parse(artifact.expires_at) <= deps.clock.now()) return `artifact ${id} expired at ${artifact.expires_at}`
+  if (Date.parse(artifact.expires_at) <= nowIn(deps, workspaceId)) return `artifact ${id} expired at ${artifact.expires_at}`
   return artifact
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
 import { redactValue } from '../support/redact.js'
@@ -55,7 +56,7 @@ export function redactAudit(entry: AuditEntry): AuditEntry {
  */
 export function refreshExpiry(deps: Deps, entry: AuditEntry): AuditEntry {
   if (entry.status !== 'pending_review' || !entry.expires_at) return entry
-  if (deps.clock.now() < Date.parse(entry.expires_at)) return entry
+  if (nowIn(deps, entry.workspace_id) < Date.parse(entry.expires_at)) return entry
   return deps.store.audit.update(entry.id, { status: 'expired' })
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { Credits, LedgerEntry, Operation, Workspace } from './model.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
@@ -83,7 +84,7 @@ export function creditsView(deps: Deps, workspace: Workspace, keyId: string, lim
 function post(deps: Deps, workspace: Workspace, line: Omit<LedgerEntry, 'id' | 'at' | 'balance_after'>): LedgerEntry {
   const balance_after = round(workspace.credits.balance + line.amount)
   deps.store.workspaces.update(workspace.id, { credits: { ...workspace.credits, balance: balance_after } })
-  return deps.store.ledger.insert({ ...line, id: deps.ids.next('led'), at: iso(deps.clock.now()), balance_after })
+  return deps.store.ledger.insert({ ...line, id: deps.ids.next('led'), at: iso(nowIn(deps, workspace.id)), balance_after })
 }
 
 function workspaceOf(deps: Deps, id: string): Workspace {

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { Campaign, CampaignStatus, Connection } from './model.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
@@ -27,7 +28,7 @@ export function generateCampaigns(deps: Deps, connectionId: string, settings: { 
   const connection = deps.store.connections.get(connectionId)
   if (!connection) throw notFound(`Connection ${connectionId}`)
   const faker = seededFaker(hashSeed(seed, connectionId))
-  const now = deps.clock.now()
+  const now = nowIn(deps, connection.workspace_id)
   const count = settings?.count ?? DEFAULT_CAMPAIGN_COUNT
   const created: Campaign[] = []
   for (let i = 0; i < count; i++) {
@@ -74,7 +75,7 @@ export function changeStatus(deps: Deps, campaign: Campaign, status: CampaignSta
     if (status === 'PAUSED') throw new SandboxError('ALREADY_PAUSED', { campaign_id: campaign.id })
     throw new SandboxError('CONFLICT', { reason: `Campaign ${campaign.id} is already ${status}.` })
   }
-  const at = iso(deps.clock.now())
+  const at = iso(nowIn(deps, campaign.workspace_id))
   return deps.store.campaigns.update(campaign.id, { status, status_history: [...campaign.status_history, { at, status }] })
 }
 
@@ -86,7 +87,7 @@ export function changeStatus(deps: Deps, campaign: Campaign, status: CampaignSta
  */
 export function changeBudget(deps: Deps, campaign: Campaign, dailyBudget: number): Campaign {
   if (campaign.status === 'REMOVED') throw new SandboxError('CONFLICT', { reason: `Campaign ${campaign.id} is removed.` })
-  const at = iso(deps.clock.now())
+  const at = iso(nowIn(deps, campaign.workspace_id))
   const midnight = `${at.slice(0, 10)}T00:00:00.000Z`
   const superseded = (h: { at: string }, i: number) => i > 0 && h.at.slice(0, 10) === at.slice(0, 10) && h.at > midnight
   return deps.store.campaigns.update(campaign.id, {
@@ -97,7 +98,7 @@ export function changeBudget(deps: Deps, campaign: Campaign, dailyBudget: number
 
 /** A new campaign created by a script: PAUSED, as the real platform creates them. */
 export function createCampaign(deps: Deps, input: { connection: Connection; name: string; channel_type: string; daily_budget: number; bidding_strategy: string }): Campaign {
-  const at = iso(deps.clock.now())
+  const at = iso(nowIn(deps, input.connection.workspace_id))
   const seed = hashSeed(deps.store.meta().seed, input.connection.id, deps.store.campaigns.size(), input.name)
   let n = seed
   const campaign: Campaign = {

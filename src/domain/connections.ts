@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { ConnectLink, Connection, ConnectionRequest, OutboxMail, Workspace } from './model.js'
 import type { Actor } from './access.js'
 import type { ConnectionSeeder } from './world.js'
@@ -133,7 +134,7 @@ export function describeLink(deps: Deps, token: string): { link: ConnectLink; wo
   const workspace = deps.store.workspaces.get(link.workspace_id)
   if (!workspace) throw notFound('Connect link')
   const owner = deps.store.users.get(workspace.owner_user_id)
-  return { link, workspace, state: linkState(link, deps.clock.now()), accounts: fakeAccounts(link, workspace), owner_email: owner?.email ?? 'owner@example.test' }
+  return { link, workspace, state: linkState(link, nowIn(deps, link.workspace_id)), accounts: fakeAccounts(link, workspace), owner_email: owner?.email ?? 'owner@example.test' }
 }
 
 /**
@@ -146,7 +147,7 @@ export function redeemLink(deps: Deps, input: { token: string; account_id?: stri
   if (state !== 'pending') throw linkGone(state)
   const account = input.account_id === undefined ? accounts[0] : accounts.find((a) => a.account_id === input.account_id)
   if (!account) throw invalidRequest(`account_id must be one of: ${accounts.map((a) => a.account_id).join(', ')}`, 'account_id')
-  const at = iso(deps.clock.now())
+  const at = iso(nowIn(deps, workspace.id))
   const connection: Connection = {
     id: deps.ids.next('conn'), workspace_id: workspace.id, platform: link.platform, ...account, status: 'active', created_at: at, source: 'connect_link',
   }
@@ -163,7 +164,7 @@ export function linkGone(state: LinkState): SandboxError {
 
 function issueLink(deps: Deps, input: { workspace: Workspace; keyId: string; platform: string; baseUrl: string; requestId: string | null }): IssuedLink {
   const token = deps.ids.secret(32)
-  const now = deps.clock.now()
+  const now = nowIn(deps, input.workspace.id)
   const link: ConnectLink = {
     id: deps.ids.next('link'),
     token_hash: hashToken(token),
@@ -191,7 +192,7 @@ function issueLink(deps: Deps, input: { workspace: Workspace; keyId: string; pla
 
 function publicRequest(deps: Deps, request: ConnectionRequest): PublicRequest {
   const link = deps.store.connectLinks.get(request.link_id)
-  const state = link ? linkState(link, deps.clock.now()) : 'expired'
+  const state = link ? linkState(link, nowIn(deps, link.workspace_id)) : 'expired'
   return {
     id: request.id,
     status: state === 'used' ? 'completed' : state,

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { KeyRecord } from './model.js'
 import type { Actor } from './access.js'
 import { hashKey, keyPrefix, keyWorkspaceId } from './access.js'
@@ -45,7 +46,7 @@ export function publicKey(key: KeyRecord): PublicKey {
 export function mintKey(deps: Deps, input: NewKey): CreatedKey {
   validateKeyInput(input)
   const value = input.value ?? `svc_test_${deps.ids.secret(32)}`
-  const now = deps.clock.now()
+  const now = nowIn(deps, keyWorkspaceId(deps, input))
   const record: KeyRecord = {
     id: deps.ids.next('key'),
     name: input.name,
@@ -77,7 +78,7 @@ export function issueChildKey(deps: Deps, actor: Actor, input: { name: string; s
 
 /** `GET /api/v1/keys` (KEY-07): live (not revoked, not expired) keys acting in the caller's workspace, newest first. */
 export function listWorkspaceKeys(deps: Deps, actor: Actor): PublicKey[] {
-  const now = deps.clock.now()
+  const now = nowIn(deps, actor.workspace.id)
   return deps.store.keys
     .filter((k) => isLive(k, now) && actsIn(deps, k, actor.workspace.id))
     .reverse()
@@ -90,10 +91,10 @@ export function listWorkspaceKeys(deps: Deps, actor: Actor): PublicKey[] {
  */
 export function revokeKey(deps: Deps, actor: Actor, keyId: string): PublicKey & { revoked_at: string } {
   const key = deps.store.keys.get(keyId)
-  if (!key || !isLive(key, deps.clock.now()) || !actsIn(deps, key, actor.workspace.id)) throw notFound(`Key ${keyId}`)
+  if (!key || !isLive(key, nowIn(deps, actor.workspace.id)) || !actsIn(deps, key, actor.workspace.id)) throw notFound(`Key ${keyId}`)
   if (key.id === actor.key.id) throw new SandboxError('SELF_REVOCATION', { key_id: keyId })
   if (key.user_id !== actor.user.id) throw new SandboxError('KEY_NOT_OWNED', { key_id: keyId })
-  const revoked = deps.store.keys.update(key.id, { revoked_at: iso(deps.clock.now()) })
+  const revoked = deps.store.keys.update(key.id, { revoked_at: iso(nowIn(deps, actor.workspace.id)) })
   return { ...publicKey(revoked), revoked_at: revoked.revoked_at as string }
 }
 

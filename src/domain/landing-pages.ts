@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import { hashSeed, seededFaker } from './seeded.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
@@ -23,7 +24,7 @@ export interface LandingPage {
  */
 export function listLandingPages(deps: Deps, workspaceId: string): LandingPage[] {
   const faker = seededFaker(hashSeed(deps.store.meta().seed, workspaceId, 'landing-pages'))
-  const now = deps.clock.now()
+  const now = nowIn(deps, workspaceId)
   const name = deps.store.workspaces.get(workspaceId)?.name ?? workspaceId
   const domain = faker.datatype.boolean() ? `go.${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.test` : null
   const count = faker.number.int({ min: 3, max: 5 })

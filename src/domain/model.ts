@@ -55,6 +55,14 @@ export interface Workspace {
   credits: Credits
   policy: Policy
   rate_limits: RateLimits
+  /** The workspace's own test clock, layered on the sandbox clock (issue 19; absent: the sandbox clock). */
+  clock?: WorkspaceClockState | null
+}
+
+/** A workspace clock: `offset_ms` from the sandbox clock, or frozen at an instant (docs/decisions.md). */
+export interface WorkspaceClockState {
+  offset_ms: number
+  frozen_at: number | null
 }
 
 export type Role = 'owner' | 'admin' | 'member'

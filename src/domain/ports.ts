@@ -122,6 +122,9 @@ export interface Store extends Tables {
 /** What domain services receive: storage, time and ids, nothing else. */
 export interface Deps {
   store: Store
+  /** The sandbox clock. Time rules about one workspace read `clockFor` instead (`nowIn`, domain/workspace-time.ts). */
   clock: Clock
   ids: Ids
+  /** The clock of a workspace: its own test clock when it has one, else the sandbox clock (issue 19). */
+  clockFor?: (workspaceId: string) => Clock
 }

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { Bucket, RateLimits } from './model.js'
 import type { Actor } from './access.js'
 import { SandboxError, notFound } from './errors.js'
@@ -16,13 +17,14 @@ function bucketsOf(actor: Actor): Array<{ id: string; scope: 'key' | 'workspace'
 }
 
 /**
- * Takes one token from the key's and the workspace's buckets, refilled on the sandbox clock
+ * Takes one token from the key's and the workspace's buckets, refilled on the workspace's clock
  * (ERR-03, ERR-04). When either is empty nothing is taken and 429 RATE_LIMITED carries
  * `Retry-After` in whole seconds: the smallest wait after which a retry succeeds. A frozen clock
  * never refills.
  */
 export function takeToken(deps: Deps, actor: Actor): void {
-  const now = deps.clock.now()
+  // Both buckets refill on the clock of the workspace the call acts in (issue 19).
+  const now = nowIn(deps, actor.workspace.id)
   const levels = bucketsOf(actor).map((b) => ({ ...b, tokens: levelAt(deps, b.id, b.config, now) }))
   const short = levels.filter((b) => b.tokens < 1 - EPSILON)
   if (short.length > 0) {

@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { AuditEntry } from './model.js'
 import type { PublicAudit } from './audit.js'
 import { getAuditEntry, publicAudit } from './audit.js'
@@ -64,7 +65,7 @@ function claimReview(deps: Deps, request: ReviewRequest, action: 'approve' | 're
     throw new SandboxError('REVIEW_NOT_PENDING', { audit_id: entry.id, audit_status: entry.status, hint })
   }
   // A key value pasted into a reviewer name or comment is stored masked, like one in write args (KEY-02).
-  const review = redactValue({ by: request.reviewer.name, action, at: iso(deps.clock.now()), key_id: request.reviewer.key_id, ...(request.comment ? { comment: request.comment } : {}) })
+  const review = redactValue({ by: request.reviewer.name, action, at: iso(nowIn(deps, entry.workspace_id)), key_id: request.reviewer.key_id, ...(request.comment ? { comment: request.comment } : {}) })
   return deps.store.audit.update(entry.id, { status: action === 'approve' ? 'approved' : 'rejected', review })
 }
 

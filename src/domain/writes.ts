@@ -1,4 +1,5 @@
 import type { Deps } from './ports.js'
+import { nowIn } from './workspace-time.js'
 import type { AuditEntry, LedgerEntry } from './model.js'
 import type { Actor } from './access.js'
 import type { PreparedCall } from './args.js'
@@ -36,7 +37,7 @@ export type WriteOutcome =
  */
 export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutcome {
   const { actor, call, surface } = submission
-  const now = deps.clock.now()
+  const now = nowIn(deps, actor.workspace.id)
   const preflight = executorFor(call.entry.name).preflight?.(contextOf(deps, actor.workspace.id, actor.key.id, call)) ?? {}
   const decision = decideWrite(actor.workspace.policy, {
     script: call.entry.name, operation: call.entry.operation, ...(preflight.budget ? { budget: preflight.budget } : {}),

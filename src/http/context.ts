@@ -2,12 +2,15 @@ import type { Logger } from 'pino'
 import type { Deps } from '../domain/ports.js'
 import type { WorldKey } from '../domain/world.js'
 import type { VirtualClock } from '../runtime/virtual-clock.js'
+import type { WorkspaceClocks } from '../runtime/workspace-clocks.js'
 import type { Journal } from './journal.js'
 
 /** Everything the HTTP apps share; built once by the composition root (`src/sandbox.ts`). */
 export interface AppContext {
   deps: Deps
   clock: VirtualClock
+  /** Per-workspace test clocks layered on `clock` (issue 19). */
+  workspaceClocks: WorkspaceClocks
   journal: Journal
   logger: Logger
   adminToken: string | null

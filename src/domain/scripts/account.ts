@@ -1,4 +1,5 @@
 import type { ScriptContext, ScriptExecutor } from './types.js'
+import { nowIn } from '../workspace-time.js'
 import { optional, str } from './types.js'
 import { SandboxError } from '../errors.js'
 import type { Connection } from '../model.js'
@@ -26,7 +27,7 @@ const listCustomers: ScriptExecutor = {
 /** Conversion actions: the account's standard ones (30-day counts split from campaign conversions) plus created ones. */
 const listConversions: ScriptExecutor = {
   run(ctx) {
-    const now = ctx.deps.clock.now()
+    const now = nowIn(ctx.deps, ctx.workspace.id)
     const end = dateOf(now)
     const total = sumMetrics(listCampaigns(ctx.deps, ctx.workspace.id).flatMap((c) => metricsRange(c, addDays(end, -29), end, now))).conversions
     const base = BASE_CONVERSIONS.map((c, i) => ({
@@ -43,7 +44,7 @@ const listConversions: ScriptExecutor = {
 const createConversion: ScriptExecutor = {
   run(ctx) {
     const conversion = {
-      id: String(hashSeed(ctx.workspace.id, str(ctx, 'name'), ctx.deps.clock.now()) % 900_000_000 + 100_000_000),
+      id: String(hashSeed(ctx.workspace.id, str(ctx, 'name'), nowIn(ctx.deps, ctx.workspace.id)) % 900_000_000 + 100_000_000),
       name: str(ctx, 'name'), category: str(ctx, 'category'), value: optional<number>(ctx, 'value') ?? 0,
     }
     return {

@@ -1,4 +1,5 @@
 import type { ScriptContext, ScriptExecutor } from './types.js'
+import { nowIn } from '../workspace-time.js'
 import { str } from './types.js'
 import type { Campaign, CampaignStatus } from '../model.js'
 import { changeBudget, changeStatus, findCampaign } from '../campaigns.js'
@@ -47,7 +48,7 @@ const updateBudget: ScriptExecutor = {
   run(ctx) {
     const before = target(ctx)
     const after = changeBudget(ctx.deps, before, ctx.call.values.daily_budget as number)
-    const effective_from = addDays(dateOf(ctx.deps.clock.now()), 1)
+    const effective_from = addDays(dateOf(nowIn(ctx.deps, ctx.workspace.id)), 1)
     return {
       before: { daily_budget: before.daily_budget },
       after: { daily_budget: after.daily_budget },

@@ -1,4 +1,5 @@
 import type { ScriptContext, ScriptExecutor } from './types.js'
+import { nowIn } from '../workspace-time.js'
 import { optional } from './types.js'
 import { campaignRow, listCampaigns, resolveRange } from '../campaign-view.js'
 import type { DateRange } from '../campaign-view.js'
@@ -10,9 +11,9 @@ import type { Campaign } from '../model.js'
 function rangeOf(ctx: ScriptContext): DateRange {
   const date = optional<string>(ctx, 'date')
   if (date !== undefined) {
-    return resolveRange({ days: optional(ctx, 'days'), start_date: date, end_date: date }, ctx.deps.clock.now(), { days: '--days', start_date: '--date' })
+    return resolveRange({ days: optional(ctx, 'days'), start_date: date, end_date: date }, nowIn(ctx.deps, ctx.workspace.id), { days: '--days', start_date: '--date' })
   }
-  return resolveRange({ days: optional(ctx, 'days'), start_date: optional(ctx, 'start_date'), end_date: optional(ctx, 'end_date') }, ctx.deps.clock.now())
+  return resolveRange({ days: optional(ctx, 'days'), start_date: optional(ctx, 'start_date'), end_date: optional(ctx, 'end_date') }, nowIn(ctx.deps, ctx.workspace.id))
 }
 
 function campaignsOf(ctx: ScriptContext): Campaign[] {
@@ -38,7 +39,7 @@ const pullGoogleAds: ScriptExecutor = {
     return {}
   },
   run(ctx) {
-    const now = ctx.deps.clock.now()
+    const now = nowIn(ctx.deps, ctx.workspace.id)
     const range = rangeOf(ctx)
     const campaigns = campaignsOf(ctx)
     const rows = campaigns.map((c) => metricsRange(c, range.start_date, range.end_date, now))
@@ -62,7 +63,7 @@ const pullGoogleAds: ScriptExecutor = {
 /** `list_campaigns` / `google_ads_list_campaigns` (DISP-07): rows with 30-day metrics. */
 const listCampaignsScript: ScriptExecutor = {
   run(ctx) {
-    const now = ctx.deps.clock.now()
+    const now = nowIn(ctx.deps, ctx.workspace.id)
     const all = listCampaigns(ctx.deps, ctx.workspace.id, { status: optional(ctx, 'status') })
     const limit = optional<number>(ctx, 'limit') ?? 50
     return {
@@ -79,7 +80,7 @@ const dailySpend: ScriptExecutor = {
     return {}
   },
   run(ctx) {
-    const now = ctx.deps.clock.now()
+    const now = nowIn(ctx.deps, ctx.workspace.id)
     const range = rangeOf(ctx)
     const connection = googleConnection(ctx.deps, ctx.workspace.id, optional(ctx, 'account_id'))
     const campaigns = listCampaigns(ctx.deps, ctx.workspace.id).filter((c) => c.connection_id === connection.id)

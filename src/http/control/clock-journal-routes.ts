@@ -6,9 +6,11 @@ import { invalidRequest } from '../../domain/errors.js'
 import { iso, parseDuration } from '../../domain/durations.js'
 import type { VirtualClock } from '../../runtime/virtual-clock.js'
 
-const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+/** The latest instant sandbox time may reach (ISO text cannot render later dates). */
+export const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 
-const clockBody = z.strictObject({
+/** Body of `POST /_sandbox/clock` and `POST /_sandbox/workspaces/{id}/clock`. */
+export const clockBody = z.strictObject({
   advance: z.union([z.string(), z.number().nonnegative()]).optional(),
   set: z.iso.datetime({ offset: true }).optional(),
   freeze: z.boolean().optional(),

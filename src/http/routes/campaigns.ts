@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { nowIn } from '../../domain/workspace-time.js'
 import type { Request } from 'express'
 import type { Deps } from '../../domain/ports.js'
 import type { AppContext } from '../context.js'
@@ -58,7 +59,7 @@ export interface CampaignListBody {
  * serialising while nothing changed.
  */
 export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): CampaignListBody {
-  const now = deps.clock.now()
+  const now = nowIn(deps, workspaceId)
   const all = listCampaigns(deps, workspaceId, query)
   const start = (query.page - 1) * query.limit
   const body: CampaignListBody = {
@@ -123,7 +124,7 @@ export function campaignRoutes(ctx: AppContext): Route[] {
         const actor = actorOf(ctx, req, 'resource', 'campaigns:read')
         const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
         takeToken(deps, actor)
-        return { body: { ...campaignRow(campaign, deps.clock.now()), created_at: campaign.created_at, status_history: campaign.status_history, budget_history: campaign.budget_history, sandbox: true } }
+        return { body: { ...campaignRow(campaign, nowIn(deps, actor.workspace.id)), created_at: campaign.created_at, status_history: campaign.status_history, budget_history: campaign.budget_history, sandbox: true } }
       },
     },
     {
@@ -133,7 +134,7 @@ export function campaignRoutes(ctx: AppContext): Route[] {
         const actor = actorOf(ctx, req, 'resource', 'reporting:read')
         const query = parseInput(metricsQuery, { ...req.query }, 'Query')
         const campaign = findCampaign(deps, actor.workspace.id, param(req, 'id'))
-        const now = deps.clock.now()
+        const now = nowIn(deps, actor.workspace.id)
         const range = resolveRange(query, now, { days: 'days', start_date: 'start_date' })
         // Last: a refused request (404, 400) takes no rate-limit token (ERR-05).
         takeToken(deps, actor)
