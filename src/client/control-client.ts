@@ -15,6 +15,17 @@ export class ControlError extends Error {
   }
 }
 
+/** `GET|POST|DELETE /_sandbox/workspaces/{id}/clock` (issue 19). */
+export interface WorkspaceClock {
+  workspace_id: string
+  /** True when the workspace has its own clock; false: it reads the sandbox clock. */
+  own: boolean
+  now: string
+  frozen: boolean
+  /** Milliseconds ahead of the sandbox clock (negative: behind). */
+  offset_ms: number
+}
+
 /**
  * A typed client for `/_sandbox` (DESIGN "Control plane"), usable in-process or against a running
  * sandbox. Every method is one HTTP call, so it behaves exactly like curl would.
@@ -58,6 +69,21 @@ export class ControlClient {
 
   freezeClock(frozen = true): Promise<{ now: string; frozen: boolean }> {
     return this.request('POST', '/clock', { freeze: frozen })
+  }
+
+  /** A workspace's clock (issue 19): its own when `own`, else the sandbox clock's reading. 404 for an unknown workspace. */
+  workspaceClock(workspaceId: string): Promise<WorkspaceClock> {
+    return this.request('GET', `/workspaces/${encodeURIComponent(workspaceId)}/clock`)
+  }
+
+  /** Gives the workspace its own clock (if it has none) and applies `advance`, `set`, `freeze` as `POST /_sandbox/clock` does. */
+  changeWorkspaceClock(workspaceId: string, change: { advance?: string | number; set?: string; freeze?: boolean }): Promise<WorkspaceClock> {
+    return this.request('POST', `/workspaces/${encodeURIComponent(workspaceId)}/clock`, change)
+  }
+
+  /** Drops the workspace's own clock: it reads the sandbox clock again. */
+  releaseWorkspaceClock(workspaceId: string): Promise<WorkspaceClock> {
+    return this.request('DELETE', `/workspaces/${encodeURIComponent(workspaceId)}/clock`)
   }
 
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {

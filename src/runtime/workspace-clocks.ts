@@ -1,4 +1,5 @@
 import type { Clock, Store } from '../domain/ports.js'
+import type { VirtualClock } from './virtual-clock.js'
 import type { WorkspaceClockState } from '../domain/model.js'
 
 /** What `GET /_sandbox/workspaces/{id}/clock` answers. */
@@ -7,6 +8,7 @@ export interface WorkspaceClockView {
   /** True when the workspace has its own clock; false: it reads the sandbox clock. */
   own: boolean
   now: number
+  /** Whether the clock the workspace reads (its own, else the sandbox clock) is frozen. */
   frozen: boolean
   /** Milliseconds ahead of the sandbox clock (negative: behind); while frozen, as of now. */
   offset_ms: number
@@ -19,9 +21,9 @@ export interface WorkspaceClockView {
  */
 export class WorkspaceClocks {
   readonly #store: Store
-  readonly #sandbox: Clock
+  readonly #sandbox: VirtualClock
 
-  constructor(store: Store, sandbox: Clock) {
+  constructor(store: Store, sandbox: VirtualClock) {
     this.#store = store
     this.#sandbox = sandbox
   }
@@ -36,7 +38,7 @@ export class WorkspaceClocks {
   view(workspaceId: string): WorkspaceClockView {
     const state = this.#store.workspaces.get(workspaceId)?.clock ?? null
     const now = state ? this.#read(state) : this.#sandbox.now()
-    return { workspace_id: workspaceId, own: state !== null, now, frozen: state?.frozen_at != null, offset_ms: now - this.#sandbox.now() }
+    return { workspace_id: workspaceId, own: state !== null, now, frozen: state ? state.frozen_at !== null : this.#sandbox.state().frozen_at !== null, offset_ms: now - this.#sandbox.now() }
   }
 
   /** Applies `set`, then `advance`, then `freeze` (as `POST /_sandbox/clock` does), giving the workspace its own clock first if needed. */
