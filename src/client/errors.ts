@@ -14,8 +14,11 @@ export class ServiceError extends Error {
   attempts = 1
   /** The `Retry-After` header of the answer, if any. */
   retryAfter: string | null = null
-  /** The answer's `Request-Id`: find the exchange in the sandbox's journal (`?request_id=`). */
-  requestId: string | null = null
+  /**
+   * The answer's request id — its `Request-Id` header, else the body's `request_id` (a proxy may
+   * drop headers): find the exchange in the sandbox's journal (`?request_id=`).
+   */
+  requestId: string | null
 
   constructor(status: number, body: Record<string, unknown>, options: { kind?: ErrorKind; cause?: unknown } = {}) {
     super(typeof body.error === 'string' ? body.error : `HTTP ${status}`, { cause: options.cause })
@@ -24,6 +27,7 @@ export class ServiceError extends Error {
     this.code = typeof body.code === 'string' ? body.code : `HTTP_${status}`
     this.body = body
     this.kind = options.kind ?? 'http'
+    this.requestId = typeof body.request_id === 'string' ? body.request_id : null
   }
 
   /** No HTTP answer: the connection failed or the attempt ran out of time. */

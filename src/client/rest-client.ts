@@ -143,7 +143,7 @@ export class RestClient {
       if (res.status >= 200 && res.status < 300 && parsed.ok) return parsed.value
       const error = new ServiceError(res.status, parsed.ok ? parsed.value : { error: `Expected a JSON object, got: ${parsed.text.slice(0, 200)}`, code: 'INVALID_RESPONSE' })
       error.retryAfter = res.headers.get('retry-after')
-      error.requestId = res.headers.get('request-id')
+      error.requestId = res.headers.get('request-id') ?? error.requestId
       throw error
     } catch (error) {
       if (error instanceof ServiceError) throw error

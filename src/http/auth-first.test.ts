@@ -91,7 +91,8 @@ async function send(sb: TestSandbox, op: Operation, credential: Credential, kind
   const origin = op.path.startsWith('/v1/') || op.path.startsWith('/artifacts') ? sb.apiUrl : sb.baseUrl
   const res = await fetch(`${origin}${path}`, init)
   const text = await res.text()
-  return { status: res.status, type: res.headers.get('content-type') ?? '', challenge: res.headers.get('www-authenticate'), body: JSON.parse(text || 'null') }
+  const requestId = res.headers.get('request-id')
+  return { status: res.status, type: res.headers.get('content-type') ?? '', challenge: res.headers.get('www-authenticate'), requestId, body: JSON.parse(text || 'null') }
 }
 
 let sb: TestSandbox
@@ -116,7 +117,8 @@ describe('authenticate first on both hosts (RULES.md Authentication, AUTH-03)', 
   const rest = cases(publicApi.filter((op) => op.path !== '/mcp'))
   it.each(rest)('%s with %s and %s input is 401 AUTHENTICATION_REQUIRED', async (_name, credential, kind, op) => {
     const answer = await send(sb, op, credential, kind)
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'AUTHENTICATION_REQUIRED' } })
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'AUTHENTICATION_REQUIRED', request_id: answer.requestId } })
+    expect(answer.requestId).toMatch(/^req_/)
     expect(answer.type).toMatch(/^application\/json/)
   })
 })
@@ -126,13 +128,13 @@ describe('hosted MCP challenges before reading JSON-RPC (MCP-02)', () => {
     const answer = await send(sb, op, credential, kind)
     expect(answer.status).toBe(401)
     expect(answer.challenge).toMatch(/^Bearer .*resource_metadata=/)
-    expect(answer.body).toMatchObject({ error: expect.any(String) })
+    expect(answer.body).toMatchObject({ error: expect.any(String), request_id: answer.requestId })
   })
 })
 
 describe('the control plane with an admin token asks for it first', () => {
   it.each(cases(controlPlane))('%s with %s and %s input is 401 ADMIN_TOKEN_REQUIRED', async (_name, credential, kind, op) => {
     const answer = await send(admin, op, credential, kind)
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'ADMIN_TOKEN_REQUIRED' } })
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'ADMIN_TOKEN_REQUIRED', request_id: answer.requestId } })
   })
 })

@@ -75,7 +75,7 @@ describe('authentication and workspaces over HTTP', () => {
     for (const headers of [{}, { 'x-api-key': KEYS.owner }] as Array<Record<string, string>>) {
       const answer = await sb[host](method, path, { headers })
       expect(answer.status).toBe(401)
-      expect(answer.body).toEqual({ error: expect.stringMatching(/API key/), code: 'AUTHENTICATION_REQUIRED' })
+      expect(answer.body).toEqual({ error: expect.stringMatching(/API key/), code: 'AUTHENTICATION_REQUIRED', request_id: answer.headers.get('request-id') })
     }
   })
 

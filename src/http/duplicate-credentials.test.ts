@@ -7,7 +7,7 @@ import { KEYS, startSandbox } from '../test-support/http.js'
 // read from the raw header lines, so two lines with different keys are refused (RULES.md
 // Authentication, MULTIPLE_CREDENTIALS) on the express routes and on both fast paths alike.
 
-interface Raw { status: number; body: { code?: string; [k: string]: unknown } }
+interface Raw { status: number; requestId: unknown; body: { code?: string; [k: string]: unknown } }
 
 /** Sends each header line as given (node:http writes one line per array item). */
 function send(origin: string, method: string, path: string, headers: Record<string, string | string[]>, body?: unknown): Promise<Raw> {
@@ -16,7 +16,7 @@ function send(origin: string, method: string, path: string, headers: Record<stri
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${path}`, { method, headers: allHeaders }, (res) => {
       const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }))
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode ?? 0, requestId: res.headers['request-id'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }))
     })
     req.on('error', reject)
     req.end(text)
@@ -51,7 +51,7 @@ describe('repeated credential header lines', () => {
     it.each(lines)('%s → %i', async (_label, headers, status, code) => {
       const answer = await send(host === 'api' ? sb.apiUrl : sb.baseUrl, method, path, headers, body)
       expect(answer.status).toBe(status)
-      if (code) expect(answer.body).toEqual({ error: expect.any(String), code, headers: expect.any(Array) })
+      if (code) expect(answer.body).toEqual({ error: expect.any(String), code, headers: expect.any(Array), request_id: answer.requestId })
     })
   })
 

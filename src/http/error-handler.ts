@@ -2,10 +2,11 @@ import type { NextFunction, Request, Response } from 'express'
 import type { Logger } from 'pino'
 import { SandboxError } from '../domain/errors.js'
 import { redactText } from '../support/redact.js'
+import { withRequestId } from './request-id.js'
 
 /**
  * The only place errors become responses (ERR-01): a `SandboxError` renders as
- * `{error, code, ...details}`; body-parser failures become 400/413; anything else is a 500 that
+ * `{error, code, ...details, request_id}`; body-parser failures become 400/413; anything else is a 500 that
  * is logged, since no input should ever cause one.
  */
 export function errorHandler(logger: Logger) {
@@ -16,7 +17,7 @@ export function errorHandler(logger: Logger) {
       res.end()
       return
     }
-    res.set(sandboxError.headers).status(sandboxError.status).json(sandboxError.toBody())
+    res.set(sandboxError.headers).status(sandboxError.status).json(withRequestId(sandboxError.toBody(), req, res))
   }
 }
 

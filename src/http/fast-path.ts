@@ -5,7 +5,7 @@ import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
 import { jsonText } from './json-text.js'
-import { stampRequestId } from './request-id.js'
+import { stampRequestId, withRequestId } from './request-id.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
@@ -49,7 +49,7 @@ export class FastExchange {
   /** Renders an error as express's error handler does. */
   fail(error: unknown): void {
     const failure = errorToRender(this.ctx.logger, error, this.target.path)
-    this.send(failure.status, failure.headers, JSON.stringify(failure.toBody()))
+    this.send(failure.status, failure.headers, JSON.stringify(withRequestId(failure.toBody(), this.target.req, this.target.res)))
   }
 
   // As express's `res.set(headers).status(status).json(body)` writes it.

@@ -46,7 +46,8 @@ interface Sent { path?: string; key?: string; body: string | Buffer; headers?: R
 /** One raw HTTP/1.1 exchange, so content type, length and transfer encoding are exactly as given. */
 function send(url: string, sent: Sent): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   const body = Buffer.from(sent.body)
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', ...sent.headers }
+  // One client request id for both twins, so error bodies (`request_id`) match byte for byte.
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'request-id': 'twin-request', ...sent.headers }
   if (sent.key) headers.authorization = `Bearer ${sent.key}`
   if (!sent.chunked) headers['content-length'] = body.length
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { iso } from '../domain/durations.js'
 import type { FaultRequest, Miss } from './fault-match.js'
 import { missesOf, readsBody } from './fault-match.js'
 import { nearMissesOf } from './near-misses.js'
+import { withRequestId } from './request-id.js'
 
 const RUN_PATHS = new Set(['/api/v1/tools/run', '/v1/tools/run'])
 const DEFAULT_CODES: Record<number, string> = {
@@ -66,7 +67,7 @@ function fire(ctx: AppContext, rules: FaultRule[], host: 'base' | 'api', req: Re
       return
     }
     if (step.pass || step.status === undefined) return next()
-    res.set(headersOf(step)).status(step.status).json(step.body ?? defaultBody(rule, step.status))
+    res.set(headersOf(step)).status(step.status).json(step.body ?? withRequestId(defaultBody(rule, step.status), req, res))
   }
   if (step.delay_ms) setTimeout(respond, step.delay_ms)
   else respond()
@@ -110,7 +111,7 @@ function headersOf(step: FaultStep): Record<string, string> {
   return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''))
 }
 
-function defaultBody(rule: FaultRule, status: number): unknown {
+function defaultBody(rule: FaultRule, status: number): Record<string, unknown> {
   if (status < 400) return { sandbox: true, fault_id: rule.id }
   return { error: `Scripted fault ${rule.id}: HTTP ${status}.`, code: DEFAULT_CODES[status] ?? 'FAULT_INJECTED', fault_id: rule.id }
 }

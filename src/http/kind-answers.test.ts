@@ -67,7 +67,7 @@ describe('a credential sent the wrong way', () => {
     const res = await send()
     expect(res.status).toBe(401)
     const body = await res.json()
-    expect(body).toEqual({ error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED' })
+    expect(body).toEqual({ error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED', request_id: res.headers.get('request-id') })
     expect(body.error).not.toContain(KEYS.owner)
     expect(body.error).not.toContain('A'.repeat(32))
   })

@@ -3,6 +3,7 @@ import type { AppContext } from './context.js'
 import type { Surface } from './credentials.js'
 import { authenticateRequest } from './credential-hints.js'
 import { SandboxError } from '../domain/errors.js'
+import { withRequestId } from './request-id.js'
 
 /** One preference of a `Prefer` header (RFC 7240): `code=429` → `{name: 'code', value: '429'}`. */
 export interface Preference {
@@ -60,7 +61,7 @@ export function mountPrefer(host: 'base' | 'api') {
       if (!code || !ANSWERS[status] || !authenticated(ctx, req, surfaceOf(req.path))) return next()
       const error = ANSWERS[status]()
       res.locals.fault = `prefer:code=${status}`
-      res.set({ ...error.headers, 'Preference-Applied': `code=${status}` }).status(error.status).json(error.toBody())
+      res.set({ ...error.headers, 'Preference-Applied': `code=${status}` }).status(error.status).json(withRequestId(error.toBody(), req, res))
     })
   }
 }

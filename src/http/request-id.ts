@@ -19,7 +19,7 @@ export function requestIdOf(req: IncomingMessage): string {
     const value = Array.isArray(sent) ? sent[0] : sent
     if (value !== undefined && VALID.test(value)) return value
   }
-  return `req_${randomBytes(9).toString('base64url')}`
+  return newRequestId()
 }
 
 /** Names the response (`Request-Id`) and returns the id, for the journal. */
@@ -30,8 +30,24 @@ export function stampRequestId(req: IncomingMessage, res: ServerResponse): strin
 }
 
 /**
+ * An error body naming its request: `{error, code, ...details, request_id}`, the same value as the
+ * answer's `Request-Id` header (issue 19 item 2, docs/errors.md). An answer not yet stamped gets
+ * its id now, so header and body always agree.
+ */
+export function withRequestId(body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Record<string, unknown> {
+  const stamped = res.getHeader(REQUEST_ID_HEADER)
+  const id = typeof stamped === 'string' ? stamped : stampRequestId(req, res)
+  return { ...body, request_id: id }
+}
+
+/** A fresh id, for an answer to bytes Node could not parse as a request (no header to read). */
+export function newRequestId(): string {
+  return `req_${randomBytes(9).toString('base64url')}`
+}
+
+/**
  * Express middleware, first on every app: every answer carries `Request-Id` and the journal records
- * it (`res.locals.requestId`). Error bodies do not repeat it yet (docs/decisions.md).
+ * it (`res.locals.requestId`); error bodies repeat it as `request_id` (docs/decisions.md).
  */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   res.locals.requestId = stampRequestId(req, res)

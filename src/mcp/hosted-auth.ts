@@ -9,6 +9,7 @@ import { SandboxError } from '../domain/errors.js'
 import { iso } from '../domain/durations.js'
 import type { Grant } from './oauth-store.js'
 import { sameResource } from './oauth-provider.js'
+import { REQUEST_ID_HEADER } from '../http/request-id.js'
 
 /** Who is calling hosted MCP, resolved for this request; sessions are bound to `principal`. */
 export interface HostedCaller {
@@ -111,5 +112,5 @@ function grantActor(deps: Deps, grant: Grant): Actor {
 function challenge(res: Response, metadata: string, description: string): void {
   const safe = description.replace(/["\\]/g, "'")
   res.set('WWW-Authenticate', `Bearer error="invalid_token", error_description="${safe}", resource_metadata="${metadata}"`)
-  res.status(401).json({ error: 'invalid_token', error_description: description })
+  res.status(401).json({ error: 'invalid_token', error_description: description, request_id: res.getHeader(REQUEST_ID_HEADER) })
 }

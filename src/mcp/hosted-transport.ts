@@ -4,6 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
+import { REQUEST_ID_HEADER } from '../http/request-id.js'
 
 /** Session bounds (sandbox decision): per credential, and for the whole table. */
 export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const
@@ -107,7 +108,9 @@ export function handleMcpDelete(req: Request, res: Response, sessions: McpSessio
 }
 
 function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null })
+  // JSON-RPC allows `data` on an error object: the request id goes there, as the header says it.
+  const request_id = res.getHeader(REQUEST_ID_HEADER)
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message, ...(typeof request_id === 'string' ? { data: { request_id } } : {}) }, id: null })
 }
 
 function authInfoOf(caller: HostedCaller) {

@@ -40,10 +40,11 @@ describe('refusals Node answers before any handler', () => {
   const bigHeader = `X-Padding: ${'p'.repeat(20_000)}\r\n`
 
   it('answers an unknown Expect value with a JSON 417 {error, code}', async () => {
-    const answer = await rawExchange(server, 'POST /x HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n{}')
+    const answer = await rawExchange(server, 'POST /x HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\nRequest-Id: ci-7\r\nContent-Length: 2\r\n\r\n{}')
     expect(answer.head).toMatch(/^HTTP\/1.1 417 /)
     expect(answer.head).toMatch(/content-type: application\/json/i)
-    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining('100-continue'), code: 'EXPECTATION_FAILED' })
+    expect(answer.head).toMatch(/\r\nrequest-id: ci-7\r\n/i)
+    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining('100-continue'), code: 'EXPECTATION_FAILED', request_id: 'ci-7' })
   })
 
   it('answers HEAD with an unknown Expect value with a 417 and no body', async () => {
@@ -55,7 +56,10 @@ describe('refusals Node answers before any handler', () => {
   it('answers oversized headers with a JSON 431', async () => {
     const answer = await rawExchange(server, `GET /x HTTP/1.1\r\nHost: a\r\n${bigHeader}\r\n`)
     expect(answer.head).toMatch(/^HTTP\/1.1 431 /)
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'HEADERS_TOO_LARGE', error: expect.any(String) })
+    // The headers were never parsed, so the answer names itself with a new id, in header and body alike.
+    const id = /\r\nrequest-id: (req_[\w-]+)\r\n/i.exec(answer.head)?.[1]
+    expect(id).toBeDefined()
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'HEADERS_TOO_LARGE', error: expect.any(String), request_id: id })
   })
 
   it('answers HEAD with oversized headers with a 431 and no body', async () => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
+import { newRequestId, requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js'
 
 export interface Listening {
   server: Server
@@ -65,10 +66,12 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     return
   }
   const refusal = error.code === 'HPE_HEADER_OVERFLOW' ? new SandboxError('HEADERS_TOO_LARGE') : invalidRequest('Malformed HTTP request.')
-  const body = JSON.stringify(refusal.toBody())
+  // Unparsed bytes have no header to read a client's id from: the answer gets a new one.
+  const id = newRequestId()
+  const body = JSON.stringify({ ...refusal.toBody(), request_id: id })
   const reason = refusal.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'
   const head = isHead(error.rawPacket)
-  socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`)
+  socket.end(`HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${head ? '' : body}`)
 }
 
 function isHead(packet: Buffer | undefined): boolean {
@@ -79,9 +82,10 @@ function isHead(packet: Buffer | undefined): boolean {
  * An `Expect` other than `100-continue` is 417 with the JSON error body (Node would send a bare
  * 417); nothing else of the request is looked at. Node drops the body of a HEAD answer itself.
  */
-function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   const refusal = new SandboxError('EXPECTATION_FAILED')
-  const body = JSON.stringify(refusal.toBody())
-  res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+  const id = requestIdOf(req)
+  const body = JSON.stringify({ ...refusal.toBody(), request_id: id })
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), [REQUEST_ID_HEADER]: id, Connection: 'close' })
   res.end(body)
 }

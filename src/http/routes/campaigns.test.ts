@@ -114,8 +114,10 @@ describe('campaigns REST', () => {
   it('KEY-12: another workspace\'s campaign answers 404 exactly like a missing one', async () => {
     await sb.control.reset('multi-workspace')
     const theirs = (await sb.api('GET', '/v1/campaigns', { key: KEYS.alexClientB })).body.campaigns[0].campaign_id
-    const foreign = await sb.api('GET', `/v1/campaigns/${theirs}/metrics`, { key: KEYS.alexClientA })
-    const missing = await sb.api('GET', '/v1/campaigns/0000000000/metrics', { key: KEYS.alexClientA })
+    // One client request id for both, so the bodies' `request_id` cannot tell them apart either.
+    const named = { key: KEYS.alexClientA, headers: { 'request-id': 'key-12' } }
+    const foreign = await sb.api('GET', `/v1/campaigns/${theirs}/metrics`, named)
+    const missing = await sb.api('GET', '/v1/campaigns/0000000000/metrics', named)
     expect(foreign.status).toBe(404)
     expect(foreign.body).toEqual({ ...missing.body, error: missing.body.error.replace('0000000000', theirs) })
     expect((await sb.api('POST', `/v1/campaigns/${theirs}/pause`, { key: KEYS.alexClientA })).status).toBe(404)

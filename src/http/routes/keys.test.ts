@@ -165,8 +165,10 @@ describe('DELETE /api/v1/keys/{KEY_ID} (KEY-08, KEY-12)', () => {
   it("answers another workspace's key id with a 404 exactly like a missing id (KEY-12)", async () => {
     await sb.control.reset('multi-workspace')
     const other = await sb.api('GET', '/v1/me', { key: KEYS.alexClientB })
-    const foreign = await sb.base('DELETE', `/api/v1/keys/${other.body.key.id}`, { key: KEYS.alexClientA })
-    const missing = await sb.base('DELETE', '/api/v1/keys/key_doesnotexist', { key: KEYS.alexClientA })
+    // One client request id for both, so the bodies' `request_id` cannot tell them apart either.
+    const named = { key: KEYS.alexClientA, headers: { 'request-id': 'key-12' } }
+    const foreign = await sb.base('DELETE', `/api/v1/keys/${other.body.key.id}`, named)
+    const missing = await sb.base('DELETE', '/api/v1/keys/key_doesnotexist', named)
     expect(foreign.status).toBe(404)
     expect(missing.status).toBe(404)
     expect(foreign.text.replaceAll(other.body.key.id, 'ID')).toBe(missing.text.replaceAll('key_doesnotexist', 'ID'))
