@@ -12,6 +12,8 @@ export interface HistoryGrowthRow {
   writes: number
   /** RSS of the sandbox that wrote the last stretch, measured right after it (MB). */
   rss_mb: number | null
+  /** The same process after `idle_seconds` without requests: V8 has given back heap it grew under load (MB). */
+  idle_rss_mb: number | null
   /** Peak RSS of that process over its life (MB). */
   peak_rss_mb: number | null
   /** Size of the state log (`<state>.log`) and its index checkpoint. */
@@ -46,16 +48,18 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       const seconds = (performance.now() - started) / 1000
       const rss = rssMb(sandbox.pid, 'VmRSS')
       const peak = rssMb(sandbox.pid, 'VmHWM')
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000))
+      const idle = rssMb(sandbox.pid, 'VmRSS')
       await sandbox.stop()
       const logBytes = sizeOf(`${state}.log`)
       const resumed = await startSandbox({ root, state })
       sandbox = resumed
       const row: HistoryGrowthRow = {
-        writes: written, rss_mb: rss, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
+        writes: written, rss_mb: rss, idle_rss_mb: idle, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
         resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
       }
       rows.push(row)
-      log(`  ${written} durable writes: RSS ${row.rss_mb} MB (peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
+      log(`  ${written} durable writes: RSS ${row.rss_mb} MB (after ${IDLE_SECONDS} s idle ${row.idle_rss_mb}, peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
     }
     return rows
   } finally {
@@ -63,6 +67,9 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
     await rm(dir, { recursive: true, force: true })
   }
 }
+
+/** Seconds without requests before the idle RSS reading (V8's memory reducer shrinks the heap after a few). */
+const IDLE_SECONDS = 10
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
 
