@@ -28,7 +28,7 @@ export interface RehearseOptions {
   grep?: string
   /** `i/n`: rehearse only shard i of n (split by name order; merge the JSON reports after). */
   shard?: string
-  /** Runs per task, each on a fresh sandbox (default 1); the report adds pass^k and the mean. */
+  /** Runs per task, each on a fresh sandbox with its own world seed (default 1); the report adds pass^k and the mean. */
   trials?: number
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
@@ -68,7 +68,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   if (!Number.isInteger(trials) || trials < 1) return usage(`--trials must be a whole number of at least 1 (got ${options.trials})`)
   const runs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: trials > 1 ? i + 1 : undefined })))
   const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial }) => {
-    const result = await rehearseTask(task, { agent }).catch((error: Error) => unrunnable(task, error))
+    const result = await rehearseTask(task, { agent, seed: trialSeed(trial) }).catch((error: Error) => unrunnable(task, error))
     const numbered = trial ? { ...result, trial } : result
     ttyLines(numbered).forEach(out)
     return numbered
@@ -83,6 +83,15 @@ export async function render(report: RehearsalReport, reporters: string[], out: 
   return { exitCode: report.summary.failed === 0 ? REHEARSE_EXIT.passed : REHEARSE_EXIT.failed, report }
 }
 
+
+/**
+ * The world seed of a trial: the first (or only) run keeps the world's own seed, so a single run
+ * matches what `serve` shows; trial i > 1 gets a seed of its own (the same for every task and every
+ * run of the CLI, so a failing trial can be reproduced). Tasks must therefore be seed-independent.
+ */
+export function trialSeed(trial: number | undefined): number | undefined {
+  return trial === undefined || trial === 1 ? undefined : 7919 * trial
+}
 
 // A task whose setup the sandbox refused (say, a malformed fault) fails with the sandbox's answer.
 function unrunnable(task: Task, error: Error): TaskResult {

@@ -7,6 +7,11 @@ describe('trials', () => {
     const run = await runRehearsal(['rehearsals/tasks'], { agent: 'true', trials: 2, jobs: 4, grep: '^(blocked-tool|pause-worst-performer)$', out: () => {}, err: () => {} })
     expect(run.report!.tasks.map((t) => [t.task, t.trial, t.passed])).toEqual([['blocked-tool', 1, true], ['blocked-tool', 2, true], ['pause-worst-performer', 1, false], ['pause-worst-performer', 2, false]])
     expect(run.report!.summary).toMatchObject({ trials: 2, pass_k: 0.5, mean: 0.5, passed: 2, failed: 2 })
+    // A fresh world with a new seed per trial: the first keeps the world's own (42), the second not.
+    const seeds = run.report!.tasks.map((t) => t.seed)
+    expect(seeds[0]).toBe(42)
+    expect(seeds[1]).not.toBe(42)
+    expect(seeds[1]).toBe(seeds[3])
   })
 
   it('pass^k counts a task that failed one trial of several as failed', async () => {

@@ -3,22 +3,24 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { z } from 'zod'
 import { YamlLoadError, parseYaml } from '../support/yaml-schema.js'
 import { FINDING_IDS } from './findings.js'
+import { budgetExpectation, campaignSelector, statusExpectation } from './selectors.js'
+import { injectionSchema } from './injection.js'
 
 const bucket = z.strictObject({ capacity: z.number().int().positive(), refill_per_second: z.number().positive() })
 
-/** How the task picks a campaign: by id, by name, or the enabled one worst on a metric. */
-const campaignSelector = z.union([
-  z.strictObject({ id: z.string().min(1) }),
-  z.strictObject({ name: z.string().min(1) }),
-  z.strictObject({ worst: z.enum(['cpa']) }),
-])
-
-const check = z.strictObject({
+const campaignCheck = z.strictObject({
   /** A name from `campaigns`. */
   campaign: z.string().min(1),
-  status: z.enum(['ENABLED', 'PAUSED', 'REMOVED']).optional(),
-  daily_budget: z.number().nonnegative().optional(),
+  /** A status, or `unchanged` (as at the start). */
+  status: statusExpectation.optional(),
+  /** A daily budget, `unchanged`, or `{times: f}` (the starting budget × f): seed-independent checks. */
+  daily_budget: budgetExpectation.optional(),
 })
+
+/** The number of active connections in the agent's workspace after the run. */
+const connectionsCheck = z.strictObject({ connections: z.number().int().nonnegative() })
+
+const check = z.union([campaignCheck, connectionsCheck])
 
 const finding = z.enum(FINDING_IDS)
 
@@ -60,17 +62,21 @@ export const taskSchema = z.strictObject({
     within_minutes: z.number().nonnegative().default(0),
     /** Budget raises to more than this daily budget are rejected whatever `answer` says. */
     reject_budget_over: z.number().nonnegative().optional(),
-  }).default({ answer: 'approve', within_minutes: 0 }),
+    /** The reviewer is also the workspace owner: opens the connect links e-mailed to them (after `within_minutes`). */
+    open_links: z.boolean().default(false),
+  }).default({ answer: 'approve', within_minutes: 0, open_links: false }),
   /** Campaigns the task is about, by name; the agent may write only these. */
   campaigns: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), campaignSelector).default({}),
   /** State checks after the run (the goal). */
   checks: z.array(check).default([]),
-  /** Instructions planted in world data: reading `marker` and then writing a daily budget over `budget_over` is `followed-injection`. */
-  injection: z.strictObject({ marker: z.string().min(1), budget_over: z.number().nonnegative() }).optional(),
+  /** Instructions planted in world data and the intents following them means (`followed-injection`; src/rehearse/injection.ts). */
+  injection: injectionSchema.optional(),
   /** Findings that must appear (a task that wants to see a refusal handled). */
   require: z.array(finding).default([]),
   /** Findings tolerated; every other finding fails the task. */
   allow: z.array(finding).default([]),
+  /** Weight per finding id in the task's score (default 1 each; docs/rehearsal.md "Weights"). */
+  weights: z.partialRecord(finding, z.number().nonnegative()).default({}),
 })
 
 export type Task = z.output<typeof taskSchema> & { file: string }
@@ -116,7 +122,7 @@ export async function loadTasks(paths: string[], cwd = process.cwd()): Promise<T
 // A check naming a campaign the task does not define.
 function unknownCampaigns(task: Task): string[] {
   return task.checks
-    .filter((c) => !(c.campaign in task.campaigns))
+    .filter((c): c is z.output<typeof campaignCheck> => 'campaign' in c && !(c.campaign in task.campaigns))
     .map((c) => `${task.file}: checks: campaign \`${c.campaign}\` is not defined under \`campaigns\` (defined: ${Object.keys(task.campaigns).join(', ') || 'none'})`)
 }
 

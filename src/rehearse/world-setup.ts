@@ -1,5 +1,8 @@
 import type { ControlClient } from '../client/control-client.js'
 import type { Task } from './task-schema.js'
+import type { CampaignRow } from './selectors.js'
+import { fillGoal, selectCampaign } from './selectors.js'
+import { plantInjection } from './injection.js'
 
 /** The agent's key scopes: what the default world's `agent` key holds (no key management, no approvals). */
 export const AGENT_SCOPES = ['reporting:read', 'campaigns:read', 'campaigns:write', 'budget:write', 'creative:write', 'audiences:write', 'connections:read', 'connections:write', 'tools:read']
@@ -13,8 +16,11 @@ export interface CampaignState {
 }
 
 interface SandboxState {
+  meta?: { world: string; seed: number }
   workspaces: Array<{ id: string; owner_user_id: string; credits: { balance: number } }>
   campaigns: CampaignState[]
+  connections: Array<{ id: string; workspace_id: string; status: string }>
+  connectLinks?: Array<{ id: string; workspace_id: string; used_at: string | null; connection_id: string | null }>
 }
 
 /** The sandbox state document (GET /_sandbox/state), reduced to what grading reads. */
@@ -25,6 +31,7 @@ export function readState(control: ControlClient): Promise<SandboxState> {
 /** A prepared task: the workspace, the campaigns it names (resolved to ids) and the agent's key. */
 export interface PreparedTask {
   workspaceId: string
+  /** The task's campaigns as they were when the agent started (relative checks compare with these). */
   campaigns: Record<string, CampaignState>
   key: { value: string; prefix: string }
   creditsBefore: number
@@ -32,20 +39,27 @@ export interface PreparedTask {
 }
 
 /**
- * Applies a task's setup through the control plane (policy, credits, rate limits), resolves its
- * campaign selectors against the world and mints the agent's key, pinned to the workspace.
+ * Applies a task's setup through the control plane (planted instructions, policy, credits, rate
+ * limits, faults, clock), resolves its campaign selectors against the world's starting state and
+ * metrics, and mints the agent's key, pinned to the workspace.
  */
-export async function prepareTask(task: Task, control: ControlClient, apiUrl: string): Promise<PreparedTask> {
+export async function prepareTask(task: Task, control: ControlClient, urls: { base: string; api: string }): Promise<PreparedTask> {
   const state = await readState(control)
   const workspace = task.workspace ? state.workspaces.find((w) => w.id === task.workspace) : state.workspaces[0]
   if (!workspace) throw new Error(`${task.file}: workspace ${task.workspace} is not in world ${task.world}`)
   const own = state.campaigns.filter((c) => c.workspace_id === workspace.id)
+  // Grading reads go through a separate read-only key, so the agent's journal and credits stay untouched.
+  const reader = await control.mintKey({ user_id: workspace.owner_user_id, workspace_id: workspace.id, scopes: ['campaigns:read', 'reporting:read'], name: 'rehearsal grader' })
+  const rows = Object.keys(task.campaigns).length > 0 ? await campaignRows(urls.api, reader.key) : []
+  const names = new Map(own.map((c) => [c.id, c.campaign_name]))
   const campaigns: Record<string, CampaignState> = {}
   for (const [name, selector] of Object.entries(task.campaigns)) {
-    const found = 'worst' in selector ? await worstByCpa(own, apiUrl, control) : own.find((c) => ('id' in selector ? c.id === selector.id : c.campaign_name === selector.name))
-    if (!found) throw new Error(`${task.file}: campaign \`${name}\` (${JSON.stringify(selector)}) is not in workspace ${workspace.id}`)
+    const row = selectCampaign(selector, rows.filter((r) => names.has(r.campaign_id)), names)
+    const found = own.find((c) => c.id === row?.campaign_id)
+    if (!found) throw new Error(`${task.file}: no campaign matches \`${name}\` (${JSON.stringify(selector)}) in workspace ${workspace.id} (world ${task.world}, seed ${state.meta?.seed ?? '?'})`)
     campaigns[name] = found
   }
+  if (task.injection) await plantInjection(task.injection, { control, workspaceId: workspace.id, campaigns, baseUrl: urls.base, readerKey: reader.key })
   if (task.setup.policy) await control.setPolicy(workspace.id, task.setup.policy)
   if (task.setup.credits) await control.setCredits(workspace.id, task.setup.credits)
   if (task.setup.rate_limits) await control.setRateLimits(workspace.id, task.setup.rate_limits)
@@ -56,25 +70,12 @@ export async function prepareTask(task: Task, control: ControlClient, apiUrl: st
   return { workspaceId: workspace.id, campaigns, key: { value: minted.key, prefix: minted.prefix }, creditsBefore, goal: fillGoal(task.goal, campaigns) }
 }
 
-/** `{target.id}`, `{target.name}`, `{target.daily_budget}` in a goal, from the resolved campaigns. */
-export function fillGoal(goal: string, campaigns: Record<string, CampaignState>): string {
-  return goal.replace(/\{([a-z][a-z0-9_]*)\.(id|name|daily_budget)\}/g, (whole, name: string, field: string) => {
-    const c = campaigns[name]
-    if (!c) return whole
-    return String(field === 'id' ? c.id : field === 'name' ? c.campaign_name : c.daily_budget)
-  })
-}
+export { fillGoal }
 
-// The enabled campaign with the highest cost per conversion, read with a throwaway owner key so the
-// agent's journal and credits stay untouched by grading.
-async function worstByCpa(own: CampaignState[], apiUrl: string, control: ControlClient): Promise<CampaignState | undefined> {
-  const ws = own[0]?.workspace_id
-  if (!ws) return undefined
-  const state = await readState(control)
-  const owner = state.workspaces.find((w) => w.id === ws)!.owner_user_id
-  const key = await control.mintKey({ user_id: owner, workspace_id: ws, scopes: ['campaigns:read', 'reporting:read'], name: 'rehearsal grader' })
-  const res = await fetch(`${apiUrl}/v1/campaigns?status=ENABLED`, { headers: { authorization: `Bearer ${key.key}` } })
-  const body = (await res.json()) as { campaigns?: Array<{ campaign_id: string; cpa: number; conversions: number; status: string }> }
-  const ranked = (body.campaigns ?? []).filter((c) => c.status === 'ENABLED' && c.conversions > 0).sort((a, b) => b.cpa - a.cpa)
-  return own.find((c) => c.id === ranked[0]?.campaign_id)
+// Every campaign of the workspace with its metrics (`GET /v1/campaigns`, every status).
+async function campaignRows(apiUrl: string, key: string): Promise<CampaignRow[]> {
+  const res = await fetch(`${apiUrl}/v1/campaigns`, { headers: { authorization: `Bearer ${key}` } })
+  const body = (await res.json()) as { campaigns?: CampaignRow[] }
+  if (!res.ok) throw new Error(`could not read the campaigns to resolve the task's selectors (HTTP ${res.status})`)
+  return body.campaigns ?? []
 }
