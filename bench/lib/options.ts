@@ -30,9 +30,9 @@ const HELP = `npm run bench -- [flags]
 
   --quick                 smoke run: 0.5 s loads, no warm-up, 1 run, sizes 1k,10k, one scenario (results to a temp dir)
   --connections <n>       concurrent connections (default 50)
-  --duration <s>          seconds per measured run (default 10; quick 0.5)
+  --duration <s>          seconds per measured run (default 5; quick 0.5)
   --warmup <s>            seconds of discarded load before each target (default 3; quick 0)
-  --runs <n>              measured runs per figure, median reported (default 5)
+  --runs <n>              interleaved rounds per figure (sandbox, Prism, Prism, sandbox, ...), median reported (default 8)
   --start-runs <n>        cold starts per server (default 5)
   --sizes <list>          audit records for write cost vs state size (default 1000,10000,100000)
   --only <list>           sections: ${SECTIONS.join(',')} (default all)
@@ -67,9 +67,9 @@ export function parseOptions(argv: string[], root: string): BenchOptions | 'help
   for (const s of sections) if (!SECTIONS.includes(s as Section)) throw new Error(`--only: unknown section "${s}" (${SECTIONS.join(', ')})`)
   return {
     connections: num('connections', values.connections, 50),
-    duration: num('duration', values.duration, quick ? 0.5 : 10),
+    duration: num('duration', values.duration, quick ? 0.5 : 5),
     warmup: num('warmup', values.warmup, quick ? 0 : 3),
-    runs: num('runs', values.runs, quick ? 1 : 5),
+    runs: num('runs', values.runs, quick ? 1 : 8),
     startRuns: num('start-runs', values['start-runs'], quick ? 1 : 5),
     sizes: values.sizes ? values.sizes.split(',').map((s) => num('sizes', s, 0)) : quick ? [1000, 10000] : [1000, 10000, 100000],
     sections: sections as Section[],

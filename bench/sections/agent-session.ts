@@ -3,7 +3,9 @@ import type { Hosts } from '../lib/operations.js'
 import type { LoadSettings } from './compare.js'
 import { AUTH } from '../lib/servers.js'
 import { cpuTimeMs } from '../lib/processes.js'
-import { median, medianOf, ratio } from '../lib/stats.js'
+import type { Spread } from '../lib/stats.js'
+import { medianOf } from '../lib/stats.js'
+import { ratiosOf, roundOf } from './compare.js'
 
 /** One side of the agent-session row. */
 export interface SessionFigures {
@@ -23,9 +25,12 @@ export interface AgentSessionRow {
   agents: number
   sandbox: SessionFigures
   prism: SessionFigures
-  /** Median over runs of sandbox req/s ÷ Prism req/s, back to back. */
+  /** Median over interleaved rounds of sandbox req/s ÷ Prism req/s, back to back. */
   ratio: number
-  runs: Array<{ sandbox: SessionFigures; prism: SessionFigures; ratio: number }>
+  ratio_spread: Spread
+  /** Median over rounds of Prism CPU-ms/req ÷ sandbox CPU-ms/req. */
+  cpu_ratio: number
+  runs: Array<{ sandbox: SessionFigures; prism: SessionFigures; ratio: number; cpu_ratio: number; loadavg: number }>
 }
 
 const FIELDS = ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'] as const
@@ -50,9 +55,9 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
     const order = i % 2 === 0 ? (['sandbox', 'prism'] as const) : (['prism', 'sandbox'] as const)
     const got: Partial<Record<'sandbox' | 'prism', SessionFigures>> = {}
     for (const name of order) got[name] = await session(sides[name].hosts, campaigns, { agents, seconds: settings.duration, held: sides[name].held })
-    const run = { sandbox: got.sandbox!, prism: got.prism!, ratio: ratio(got.sandbox!.rps, got.prism!.rps) }
+    const run = roundOf(got.sandbox!, got.prism!)
     runs.push(run)
-    log(`  agent_session run ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms`)
+    log(`  agent_session round ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms ${run.sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms ${run.prism.cpu_ms_per_request} cpu-ms/req: ${run.ratio}× (load ${run.loadavg})`)
   }
   const merge = (side: 'sandbox' | 'prism'): SessionFigures => ({
     ...medianOf(runs.map((r) => r[side]), FIELDS),
@@ -61,7 +66,7 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
       return all
     }, {}),
   })
-  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ratio: median(runs.map((r) => r.ratio)), runs }
+  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ...ratiosOf(runs), runs }
 }
 
 /** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */

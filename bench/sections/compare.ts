@@ -1,6 +1,8 @@
 import type { LoadFigures, Target } from '../lib/load.js'
 import { fire, probe } from '../lib/load.js'
-import { median, medianOf, ratio } from '../lib/stats.js'
+import { loadavg } from 'node:os'
+import type { Spread } from '../lib/stats.js'
+import { median, medianOf, ratio, round, spreadOf } from '../lib/stats.js'
 
 /** One operation measured on the sandbox and on Prism's mock of it. */
 export interface Pair {
@@ -24,9 +26,22 @@ export interface ComparisonRow {
   label: string
   sandbox: Figures
   prism: Figures
-  /** Median over runs of sandbox req/s ÷ Prism req/s measured back to back in the same run. */
+  /** Median over rounds of sandbox req/s ÷ Prism req/s measured back to back in the same round. */
   ratio: number
-  runs: Array<{ sandbox: LoadFigures; prism: LoadFigures; ratio: number }>
+  /** How the per-round req/s ratios spread: a noisy run shows a wide spread, not a different median. */
+  ratio_spread: Spread
+  /** Median over rounds of Prism CPU-ms/req ÷ sandbox CPU-ms/req: how much less work an answer costs. */
+  cpu_ratio: number
+  runs: Round[]
+}
+
+/** One round: both servers under the same load, back to back, and the machine's 1-minute load average after it. */
+export interface Round<F = LoadFigures> {
+  sandbox: F
+  prism: F
+  ratio: number
+  cpu_ratio: number
+  loadavg: number
 }
 
 export interface LoadSettings {
@@ -39,9 +54,11 @@ export interface LoadSettings {
 const FIELDS = ['rps', 'p50', 'p99', 'failures', 'bytes_per_request', 'cpu_ms_per_request'] as const
 
 /**
- * Measures each pair `runs` times, sandbox and Prism back to back (alternating who goes first), after
- * one discarded warm-up per target. Each figure is the median of the runs; the ratio is the median
- * of the per-run ratios, so both sides of a ratio saw the same machine load.
+ * Measures each pair in `runs` interleaved rounds, sandbox and Prism back to back (A B, B A, A B, …:
+ * each server goes first half the time), after one discarded warm-up per target. Each figure is the
+ * median of the rounds; the ratio is the median of the per-round ratios, so both sides of a ratio
+ * saw the same machine load within seconds, and a round disturbed by other work moves the spread,
+ * not the median.
  */
 export async function comparePairs(pairs: Pair[], settings: LoadSettings, log: (line: string) => void): Promise<ComparisonRow[]> {
   const rows: ComparisonRow[] = []
@@ -53,23 +70,39 @@ export async function comparePairs(pairs: Pair[], settings: LoadSettings, log: (
       await fire(pair.sandbox, { ...load, seconds: settings.warmup })
       await fire(pair.prism, { ...load, seconds: settings.warmup })
     }
-    const runs: ComparisonRow['runs'] = []
+    const runs: Round[] = []
     for (let i = 0; i < settings.runs; i++) {
       const sandboxFirst = i % 2 === 0
       const first = await fire(sandboxFirst ? pair.sandbox : pair.prism, load)
       const second = await fire(sandboxFirst ? pair.prism : pair.sandbox, load)
       const [sandbox, prism] = sandboxFirst ? [first, second] : [second, first]
-      runs.push({ sandbox, prism, ratio: ratio(sandbox.rps, prism.rps) })
-      log(`  ${pair.id} run ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms ${sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms ${prism.cpu_ms_per_request} cpu-ms/req`)
+      const round = roundOf(sandbox, prism)
+      runs.push(round)
+      log(`  ${pair.id} round ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms ${sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms ${prism.cpu_ms_per_request} cpu-ms/req: ${round.ratio}× (load ${round.loadavg})`)
     }
     rows.push({
       id: pair.id,
       label: pair.label,
       sandbox: medianOf(runs.map((r) => r.sandbox), FIELDS),
       prism: medianOf(runs.map((r) => r.prism), FIELDS),
-      ratio: median(runs.map((r) => r.ratio)),
+      ...ratiosOf(runs),
       runs,
     })
   }
   return rows
+}
+
+/** A round's figures and ratios; the CPU ratio is Prism's cost per answer over the sandbox's. */
+export function roundOf<F extends { rps: number; cpu_ms_per_request: number | null }>(sandbox: F, prism: F): Round<F> {
+  return {
+    sandbox, prism, ratio: ratio(sandbox.rps, prism.rps),
+    cpu_ratio: ratio(prism.cpu_ms_per_request ?? Number.NaN, sandbox.cpu_ms_per_request ?? 0),
+    loadavg: round(loadavg()[0], 2),
+  }
+}
+
+/** The median req/s ratio of the rounds, its spread, and the median CPU ratio. */
+export function ratiosOf(rounds: ReadonlyArray<Pick<Round, 'ratio' | 'cpu_ratio'>>): { ratio: number; ratio_spread: Spread; cpu_ratio: number } {
+  const ratios = rounds.map((r) => r.ratio)
+  return { ratio: round(median(ratios), 2), ratio_spread: spreadOf(ratios), cpu_ratio: round(median(rounds.map((r) => r.cpu_ratio)), 2) }
 }
