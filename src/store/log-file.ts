@@ -40,6 +40,7 @@ export class StateLogFile {
   side: Array<{ text: string; placed: ReturnType<typeof serialize>['placed'] }> | null = null
   #torn: number | null = null
   #checkpointedAt = 0
+  #checkpointDue = false
   #running: Promise<void> | null = null
   #abandoned = false
   readonly path: string
@@ -70,6 +71,8 @@ export class StateLogFile {
     this.size = replayed.size
     this.gen = checkpoint?.gen ?? replayed.gen
     this.#checkpointedAt = checkpoint ? from : 0
+    // A version-1 log (no generation header) cannot be checkpointed: rewrite it once, in the background.
+    if (this.gen === null && this.size > 0) void this.compact().catch(() => undefined)
   }
 
   /** Appends one group commit's row changes. */
@@ -120,7 +123,7 @@ export class StateLogFile {
       void this.compact().catch(() => undefined)
       return
     }
-    if (this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 64 << 20)) this.checkpoint()
+    if (this.#checkpointDue || this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 64 << 20)) this.checkpoint()
   }
 
   /** Compacts now (or joins the running compaction). Rejects if a step failed; the old log then stays in use. */
@@ -150,6 +153,12 @@ export class StateLogFile {
   /** Writes the index checkpoint for the log as it is now (atomic: temp file and rename). */
   checkpoint(): void {
     if (!this.gen || this.#torn !== null) return
+    // Rows not yet in the log would be counted twice when their lines are replayed: wait for the flush.
+    if (Object.values(this.tables).some((t) => t.hasDirty)) {
+      this.#checkpointDue = true
+      return
+    }
+    this.#checkpointDue = false
     writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, tables: this.tables, durability: this.durability })
     this.#checkpointedAt = this.size
   }
