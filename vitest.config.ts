@@ -21,6 +21,7 @@ const SLOW = [
   'conformance/contract.test.ts',
   'conformance/sdk/adapter-process.test.ts',
   'conformance/shared-target.test.ts',
+  'conformance/parallel-clocks.test.ts',
   'conformance/suite.test.ts',
   'src/cli/conform-drift.test.ts',
   'src/cli/serve-lock.test.ts',

@@ -12,6 +12,7 @@ import { selectScenarios } from './selection.js'
 import { toFactory } from './targets.js'
 import { Contract, OPENAPI_PATH } from './contract.js'
 import { runScenario } from './run-scenario.js'
+import { renameIds } from './world-copies.js'
 import { Secrets } from './secrets.js'
 import { applyBaseline, loadBaseline } from './baseline.js'
 import { computeCoverage } from './coverage.js'
@@ -116,7 +117,8 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     emit({ type: 'scenario-start', id: scenario.id, title: scenario.title })
     const target = await factory.open(scenario)
     try {
-      const result = await runScenario(scenario, {
+      // In a world copy (issue 19) the scenario's world ids name the copy's users, workspaces and connections.
+      const result = await runScenario(target.renames ? renameIds(scenario, target.renames) : scenario, {
         target, contract, runId, secrets,
         contractMode: options.contractSeverity ?? 'error',
         env: options.env ?? process.env,
@@ -131,8 +133,9 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
   }
   let results: ScenarioResult[]
   try {
-    const parallel = await inParallel(selected.filter((s) => !runsAlone(s)), jobs, runOne)
-    const serial = await inParallel(selected.filter(runsAlone), 1, runOne)
+    const alone = (s: Scenario) => runsAlone(s) || factory.runsAlone?.(s) === true
+    const parallel = await inParallel(selected.filter((s) => !alone(s)), jobs, runOne)
+    const serial = await inParallel(selected.filter(alone), 1, runOne)
     results = [...parallel, ...serial].sort((a, b) => a.id.localeCompare(b.id))
   } finally {
     await proxy?.close()

@@ -2,6 +2,8 @@ import { createSandbox } from '../src/create-sandbox.js'
 import { ControlClient } from '../src/client/control-client.js'
 import type { Scenario } from './schema.js'
 import type { Capability, Target } from './types.js'
+import type { WorldCopyAnswer } from './world-copies.js'
+import { runsInCopy, supportsWorldCopies } from './world-copies.js'
 
 /** How scenarios reach a service: one `Target` per scenario. */
 export interface TargetFactory {
@@ -9,8 +11,10 @@ export interface TargetFactory {
   /** Human description for reports. */
   describe: string
   capabilities: ReadonlySet<Capability>
-  /** False when scenarios share one service (they then run one at a time). */
+  /** False when scenarios share one service (they then run one at a time). Read after `probe`. */
   isolated: boolean
+  /** A scenario this target can only run alone (after the parallel ones), e.g. one that resets a shared sandbox. */
+  runsAlone?(scenario: Scenario): boolean
   open(scenario: Scenario): Promise<Target>
   /** Checks the service answers at all (exit 3 when not). */
   probe(): Promise<void>
@@ -62,15 +66,27 @@ function inProcess(): TargetFactory {
   }
 }
 
-/** A running sandbox: reset to the scenario's world before each scenario, so runs are serial. */
+/**
+ * A running sandbox. One that seeds world copies and has workspace clocks (issue 19) runs each
+ * scenario in its own copy of its world, on the copy's own clocks, in parallel; a scenario that
+ * resets, scripts faults or reads the journal runs alone afterwards. An older sandbox is reset to
+ * each scenario's world, one scenario at a time.
+ */
 function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: string }): TargetFactory {
   const control = new ControlClient(spec.baseUrl, spec.adminToken ?? null)
   let apiUrl = spec.apiUrl
+  let copies = false
+  const base = (credentials: Record<string, string>): Target => ({
+    kind: 'url', baseUrl: spec.baseUrl, apiUrl: apiUrl!, capabilities: new Set(ALL), credentials, control, adminToken: spec.adminToken, close: async () => undefined,
+  })
   return {
     kind: 'url',
     describe: `running sandbox at ${spec.baseUrl}`,
     capabilities: new Set(ALL),
-    isolated: false,
+    get isolated() {
+      return copies
+    },
+    runsAlone: (scenario) => !copies || !runsInCopy(scenario),
     async probe() {
       try {
         const info = await control.request<{ api_url?: string }>('GET', '/info')
@@ -79,19 +95,16 @@ function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: s
         if ((error as { status?: number }).status === undefined) throw new TargetUnreachableError(`${spec.baseUrl}: ${(error as Error).message}`)
       }
       if (!apiUrl) throw new TargetUnreachableError(`${spec.baseUrl}: could not learn the api host; pass --api-url`)
+      copies = await supportsWorldCopies(control)
     },
     async open(scenario) {
-      const reset = await control.reset(scenario.world)
-      return {
-        kind: 'url',
-        baseUrl: spec.baseUrl,
-        apiUrl: apiUrl!,
-        capabilities: new Set(ALL),
-        credentials: Object.fromEntries(reset.keys.map((k) => [k.name, k.value])),
-        control,
-        adminToken: spec.adminToken,
-        close: async () => undefined,
+      if (copies && runsInCopy(scenario)) {
+        const copy = await control.request<WorldCopyAnswer>('POST', '/world-copies', { world: scenario.world })
+        const credentials = Object.fromEntries(copy.keys.map((k) => [k.name, k.value]))
+        return { ...base(credentials), workspaceClocks: copy.workspaces, renames: copy.ids }
       }
+      const reset = await control.reset(scenario.world)
+      return base(Object.fromEntries(reset.keys.map((k) => [k.name, k.value])))
     },
   }
 }

@@ -17,6 +17,10 @@ export interface Target {
   control: ControlClient | null
   /** Admin token of a running sandbox (`--admin-token`): its MCP sign-in page asks for it. */
   adminToken?: string
+  /** A scenario in a world copy (issue 19): its workspaces, whose own clocks `clock` and `wait` steps move. */
+  workspaceClocks?: string[]
+  /** A scenario in a world copy: world id → copy id, applied to the scenario before it runs. */
+  renames?: Record<string, string>
   close(): Promise<void>
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ControlError } from '../../src/client/control-client.js'
 import type { StepContext, StepSubject } from '../types.js'
+import { changeScenarioClock } from '../world-copies.js'
 
 const workspaceBody = z.object({ workspace: z.string() }).catchall(z.unknown())
 
@@ -37,6 +38,11 @@ export async function runControl(spec: ControlSpec, ctx: StepContext): Promise<S
   if (!control) return { skipped: 'the target has no control plane' }
   const [method, path, body] = route(c)
   try {
+    // In a world copy a clock step moves the copy's workspace clocks, not the shared sandbox clock (issue 19).
+    if (c.clock && ctx.target.workspaceClocks?.length) {
+      const moved = await changeScenarioClock(ctx.target, c.clock)
+      return { status: 200, body: moved.body, notes: [`POST /_sandbox${moved.path}`] }
+    }
     const result = await control.request(method, path, body)
     // A reset loads a world: its keys become the named credentials of the following steps.
     if (path === '/reset') refreshCredentials(ctx, result as { keys?: Array<{ name: string; value: string }> })

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { duration } from '../schema.js'
 import type { StepContext, StepSubject } from '../types.js'
 import { parseMs, sleep } from '../time.js'
+import { changeScenarioClock } from '../world-copies.js'
 
 /** `wait`: a duration, or the `Retry-After` of an earlier step (ERR-03). */
 export const waitSchema = z.strictObject({
@@ -30,8 +31,9 @@ export async function runWait(spec: WaitSpec, ctx: StepContext): Promise<StepSub
   }
   const { target } = ctx
   if (target.capabilities.has('clock') && target.control) {
-    const clock = await target.control.advanceClock(`${ms}ms`)
-    return { status: 200, body: { waited_ms: ms, mode: 'sandbox-clock', now: clock.now }, notes: [`advanced the sandbox clock by ${ms} ms`] }
+    const moved = await changeScenarioClock(target, { advance: `${ms}ms` })
+    const which = target.workspaceClocks?.length ? 'the world copy\'s workspace clocks' : 'the sandbox clock'
+    return { status: 200, body: { waited_ms: ms, mode: 'sandbox-clock', now: moved.body.now }, notes: [`advanced ${which} by ${ms} ms`] }
   }
   const real = Math.min(ms, parseMs(w.max))
   await sleep(real)

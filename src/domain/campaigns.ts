@@ -18,16 +18,27 @@ const GEOS = ['US', 'UK', 'CA', 'AU', 'DE', 'US East', 'US West', 'EU']
 /** Default number of campaigns for a connection with no `campaigns.count`. */
 export const DEFAULT_CAMPAIGN_COUNT = 6
 
+/** How many campaigns a connection gets, and (a world copy) which connection's campaigns to reproduce. */
+export interface CampaignSettings {
+  count?: number
+  seed_as?: string
+}
+
 /**
  * Generates fake Google campaigns for a connection with faker, seeded by the world seed and the
  * connection id, so a world is reproducible (DESIGN "State"). The first campaign is ENABLED and
  * the second PAUSED; the rest are mostly ENABLED with some PAUSED and REMOVED. Campaigns started
  * 30-400 days before now, so they have metric history. Also used for connections made later.
  */
-export function generateCampaigns(deps: Deps, connectionId: string, settings: { count: number } | undefined, seed: number): Campaign[] {
+export function generateCampaigns(deps: Deps, connectionId: string, settings: CampaignSettings | undefined, seed: number): Campaign[] {
   const connection = deps.store.connections.get(connectionId)
   if (!connection) throw notFound(`Connection ${connectionId}`)
-  const faker = seededFaker(hashSeed(seed, connectionId))
+  // A world copy generates the campaigns of the connection it copies (`seed_as`): same names, statuses and history.
+  const seedKey = settings?.seed_as ?? connectionId
+  const faker = seededFaker(hashSeed(seed, seedKey))
+  // Not a second faker: `seededFaker` reseeds one shared instance.
+  let r = hashSeed(seed, seedKey, 'id-retry')
+  const retry = () => String(1_000_000_000 + ((r = hashSeed(r)) % 8_999_999_999))
   const now = nowIn(deps, connection.workspace_id)
   const count = settings?.count ?? DEFAULT_CAMPAIGN_COUNT
   const created: Campaign[] = []
@@ -39,7 +50,7 @@ export function generateCampaigns(deps: Deps, connectionId: string, settings: { 
     const changedAt = startedAt + Math.floor((now - startedAt) * faker.number.float({ min: 0.3, max: 0.9 }))
     const daily_budget = faker.number.int({ min: 2, max: 60 }) * 5
     const campaign: Campaign = {
-      id: uniqueId(deps, () => faker.string.numeric({ length: 10, allowLeadingZeros: false })),
+      id: uniqueId(deps, faker.string.numeric({ length: 10, allowLeadingZeros: false }), retry),
       workspace_id: connection.workspace_id,
       connection_id: connection.id,
       platform: connection.platform,
@@ -102,7 +113,7 @@ export function createCampaign(deps: Deps, input: { connection: Connection; name
   const seed = hashSeed(deps.store.meta().seed, input.connection.id, deps.store.campaigns.size(), input.name)
   let n = seed
   const campaign: Campaign = {
-    id: uniqueId(deps, () => String(1_000_000_000 + ((n = hashSeed(n)) % 8_999_999_999))),
+    id: uniqueId(deps, String(1_000_000_000 + ((n = hashSeed(n)) % 8_999_999_999)), () => String(1_000_000_000 + ((n = hashSeed(n)) % 8_999_999_999))),
     workspace_id: input.connection.workspace_id,
     connection_id: input.connection.id,
     platform: input.connection.platform,
@@ -128,9 +139,10 @@ export function googleConnection(deps: Deps, workspaceId: string, accountId?: st
   return connection
 }
 
-function uniqueId(deps: Deps, make: () => string): string {
-  let id = make()
-  while (deps.store.campaigns.get(id)) id = make()
+// A taken id is replaced from `retry`, never from the generator that made it, so later fields stay the same.
+function uniqueId(deps: Deps, first: string, retry: () => string): string {
+  let id = first
+  while (deps.store.campaigns.get(id)) id = retry()
   return id
 }
 

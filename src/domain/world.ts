@@ -46,7 +46,7 @@ export interface World {
 export type { WorldKey }
 
 /** Hook run for each seeded connection (campaign generation lives with the campaigns module). */
-export type ConnectionSeeder = (deps: Deps, connectionId: string, settings: { count: number } | undefined, seed: number) => void
+export type ConnectionSeeder = (deps: Deps, connectionId: string, settings: { count?: number; seed_as?: string } | undefined, seed: number) => void
 
 /** Loads `world` into an empty store; returns its keys with their values. */
 export function seedWorld(deps: Deps, world: World, onConnection?: ConnectionSeeder): WorldKey[] {
