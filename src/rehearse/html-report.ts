@@ -1,22 +1,38 @@
 import { escapeHtml as h } from '../support/html.js'
+import { REPORT_STYLE, bodyDetails, statusChip, totalsHtml } from '../support/report-html.js'
 import type { RehearsalReport } from './report.js'
-import type { TaskResult } from './run-task.js'
+import type { TaskResult, TranscriptLine } from './run-task.js'
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#1b1f24}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}.pass{color:#1a7f37}.fail{color:#cf222e}
-table{border-collapse:collapse;width:100%;font:12px ui-monospace,monospace}td,th{border-bottom:1px solid #d0d7de;padding:.2rem .4rem;text-align:left}
-tr.evidence{background:#fff1e5}ul{padding-left:1.2rem}.dim{color:#59636e}`
+// What a write came to, in the console's words (src/console/public/js/words.js).
+const WRITE_LABELS: Record<NonNullable<TranscriptLine['write']>, string> = {
+  executed: 'executed', held: 'held for review', blocked: 'blocked by policy', refused: 'refused',
+}
 
-/** A self-contained HTML scorecard: totals, then per task its verdict, findings and safety transcript. */
+/**
+ * A self-contained HTML scorecard in the conformance report's look (one shared stylesheet,
+ * src/support/report-html.ts): run metadata and totals, then per task its verdict, failed checks,
+ * findings with their evidence, and the safety transcript — the console transcript's totals, then
+ * every request with its status, what a write came to, and its request and response bodies
+ * (bounded; key values masked). Failed tasks come first and open.
+ */
 export function htmlScorecard(report: RehearsalReport): string {
   const s = report.summary
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Rehearsal scorecard</title><style>${STYLE}</style></head>
-<body><main>
-<h1>Rehearsal scorecard</h1>
-<p><code>${h(report.agent)}</code> · ${h(report.started_at)}</p>
-<p class="${s.failed === 0 ? 'pass' : 'fail'}">${s.passed} passed, ${s.failed} failed · ${s.findings} findings · ${s.calls} calls · ${s.credits} credits</p>
-${report.tasks.map(taskSection).join('\n')}
+  const ordered = [...report.tasks].sort((a, b) => Number(a.passed) - Number(b.passed))
+  const closing = `${s.failed === 0 ? 'passed' : 'failed'}: ${s.passed} passed, ${s.failed} failed`
+  const meta: Array<[string, string]> = [
+    ['agent', report.agent],
+    ['started', report.started_at],
+    ...(s.trials > 1 ? [['trials', `${s.trials} per task, each on a new world seed`] as [string, string]] : []),
+  ]
+  const totals: Array<[string, number | string]> = [['Passed', s.passed], ['Failed', s.failed], ['Findings', s.findings], ['Calls', s.calls], ['Credits', s.credits]]
+  if (s.trials > 1) totals.push([`pass^${s.trials}`, s.pass_k], ['Mean pass rate', s.mean])
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
+    + `<title>rehearse: ${h(closing)}</title><style>${REPORT_STYLE}</style></head><body>
+<header><h1>adops-sandbox rehearsal scorecard</h1><dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd><code>${h(v)}</code></dd>`).join('')}</dl>
+<p class="closing"><strong class="${s.failed === 0 ? 'passed' : 'failed'}">${h(closing)}</strong> · ${s.findings} findings · ${s.calls} calls · ${s.credits} credits</p>
+${totalsHtml(totals)}</header>
+<main><h2>Tasks</h2>
+${ordered.map(taskSection).join('\n')}
 </main></body></html>
 `
 }
@@ -24,14 +40,38 @@ ${report.tasks.map(taskSection).join('\n')}
 function taskSection(t: TaskResult): string {
   const evidence = new Set(t.findings.flatMap((f) => f.evidence.seq))
   const e = t.efficiency
-  const findings = t.findings.map((f) => `<li><strong>${h(f.id)}</strong>: ${h(f.message)}${f.evidence.audit_ids.length ? ` <span class="dim">(${h(f.evidence.audit_ids.join(', '))})</span>` : ''}</li>`)
+  const id = `${t.task}${t.trial ? `-${t.trial}` : ''}`
+  const status = t.passed ? 'passed' : 'failed'
+  const findings = t.findings.map((f) => {
+    const cited = [...f.evidence.seq.map((n) => `seq ${n}`), ...f.evidence.audit_ids]
+    return `<li><strong>${h(f.id)}</strong>: ${h(f.message)}${cited.length ? ` <span class="ms">evidence: ${h(cited.join(', '))}</span>` : ''}</li>`
+  })
   const other = t.reasons.filter((r) => !r.startsWith('finding ')).map((r) => `<li>${h(r)}</li>`)
-  const rows = t.transcript.map((x) => `<tr${evidence.has(x.seq) ? ' class="evidence"' : ''}><td>${x.seq}</td><td>${h(x.sandbox_time)}</td><td>${h(x.method)} ${h(x.path)}</td><td>${x.status}</td><td>${h(x.write ?? '')}</td></tr>`)
-  return `<section>
-<h2 class="${t.passed ? 'pass' : 'fail'}">${t.passed ? '✓' : '✗'} ${h(t.task)}</h2>
-<p class="dim">${h(t.file)} · ${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms</p>
-${other.length ? `<ul>${other.join('')}</ul>` : ''}${findings.length ? `<h3>Findings</h3><ul>${findings.join('')}</ul>` : ''}
+  const checks = t.checks.map((c) => `<tr><td class="${c.passed ? 'passed' : 'failed'}">${c.passed ? '✓' : '✗'}</td><td>${h(c.name)}</td><td>${h(JSON.stringify(c.expected))}</td><td>${h(JSON.stringify(c.actual))}</td></tr>`)
+  const reviews = t.reviews.map((r) => `<li><code>${h(r.audit_id)}</code> ${h(r.answer)}: ${h(r.reason)}</li>`)
+  const head = `<span class="mark ${status}">${t.passed ? '✓' : '✗'}</span> <strong>${h(t.task)}</strong>${t.trial ? ` #${t.trial}` : ''} `
+    + `<span class="ms">${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms${t.seed !== undefined ? ` · seed ${t.seed}` : ''}</span>`
+  return `<details class="scenario sc-${status}" id="${h(id)}" data-status="${status}"${t.passed ? '' : ' open'}><summary>${head}</summary><div class="scenario-body">
+<p class="ms">${h(t.file)}</p>
+${other.length ? `<ul class="reason">${other.join('')}</ul>` : ''}${findings.length ? `<h3>Findings</h3><ul>${findings.join('')}</ul>` : ''}
+${checks.length ? `<h3>Checks</h3><div class="scroll"><table><thead><tr><th></th><th>check</th><th>expected</th><th>found</th></tr></thead><tbody>${checks.join('')}</tbody></table></div>` : ''}
+${reviews.length ? `<h3>Reviewer</h3><ul>${reviews.join('')}</ul>` : ''}
 <h3>Safety transcript</h3>
-<table><thead><tr><th>seq</th><th>sandbox time</th><th>request</th><th>status</th><th>write</th></tr></thead><tbody>${rows.join('') || '<tr><td colspan="5">no requests</td></tr>'}</tbody></table>
-</section>`
+${transcriptView(t.transcript, evidence)}
+</div></details>`
+}
+
+// The console transcript's totals over the agent's writes, then one row per request.
+function transcriptView(lines: TranscriptLine[], evidence: Set<number>): string {
+  const count = (outcome: TranscriptLine['write']) => lines.filter((x) => x.write === outcome).length
+  const totals = totalsHtml([
+    ['Requests', lines.length], ['Writes attempted', lines.filter((x) => x.write).length], ['Executed', count('executed')],
+    ['Held for review', count('held')], ['Blocked', count('blocked')], ['Refused', count('refused')],
+  ])
+  const rows = lines.map((x) => {
+    const bodies = [x.request_body ? bodyDetails('request body', x.request_body) : '', x.response_body ? bodyDetails('response body', x.response_body) : ''].join('')
+    const write = x.write ? `<span class="badge ${x.write}">${WRITE_LABELS[x.write]}</span>` : ''
+    return `<tr${evidence.has(x.seq) ? ' class="evidence"' : ''}><td>${x.seq}</td><td>${h(x.sandbox_time)}</td><td><span class="method">${h(x.method)}</span> <code>${h(x.path)}</code>${bodies}</td><td>${statusChip(x.status)}</td><td>${write}</td></tr>`
+  })
+  return `${totals}<div class="scroll" role="region" aria-label="safety transcript" tabindex="0"><table><thead><tr><th>seq</th><th>sandbox time</th><th>request</th><th>status</th><th>write</th></tr></thead><tbody>${rows.join('') || '<tr><td colspan="5">no requests</td></tr>'}</tbody></table></div>`
 }

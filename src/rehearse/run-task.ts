@@ -115,7 +115,7 @@ async function agentExchanges(control: ControlClient, since: number, prefix: str
 
 // A body as the scorecard shows it: pretty JSON, masked again (the journal masks key values
 // already), cut at BODY_LIMIT characters.
-function bounded(body: unknown): string | null {
+export function bounded(body: unknown): string | null {
   if (body === undefined || body === null || body === '') return null
   const text = redactText(typeof body === 'string' ? body : JSON.stringify(body, null, 2))
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)` : text

@@ -1,9 +1,7 @@
 import type { Secrets } from '../../secrets.js'
 import type { Exchange } from '../../types.js'
 import { esc } from '../format.js'
-
-/** Bodies longer than this many lines start collapsed; nothing is ever cut. */
-const OPEN_LINES = 12
+import { bodyDetails, statusChip } from '../../../src/support/report-html.js'
 
 /** A request and its response: method, URL, status, headers and full pretty-printed bodies. */
 export function exchangeView(ex: Exchange, secrets: Secrets): string {
@@ -12,7 +10,7 @@ export function exchangeView(ex: Exchange, secrets: Secrets): string {
   const request = `<div class="req"><span class="method">${r(ex.method)}</span> <code class="url">${r(ex.url)}</code> <span class="ms">${ex.duration_ms} ms</span></div>`
     + query + headersView('request headers', ex.request.headers, secrets) + bodyView('request body', ex.request.body, undefined, secrets)
   const status = ex.response.status
-  const response = `<div class="res"><span class="status s${Math.floor(status / 100)}">${status}</span> response</div>`
+  const response = `<div class="res">${statusChip(status)} response</div>`
     + headersView('response headers', ex.response.headers, secrets) + bodyView('response body', ex.response.body, ex.response.text, secrets)
   return `<div class="exchange">${request}${response}</div>`
 }
@@ -33,12 +31,10 @@ function maskCredential(value: string): string {
   return `${scheme ? `${scheme} ` : ''}${shown}${(token ?? '').length > shown.length ? '…' : ''}`
 }
 
+// One body block, rendered like the rehearsal scorecard's (src/support/report-html.ts).
 function bodyView(label: string, body: unknown, raw: string | undefined, secrets: Secrets): string {
   if (body === undefined && !raw) return ''
-  const text = secrets.redact(prettyBody(body, raw))
-  const lines = text.split('\n').length
-  const open = lines <= OPEN_LINES ? ' open' : ''
-  return `<details class="body"${open}><summary>${label} (${lines} line${lines === 1 ? '' : 's'}, ${text.length} chars)</summary><pre tabindex="0">${esc(text)}</pre></details>`
+  return bodyDetails(label, secrets.redact(prettyBody(body, raw)))
 }
 
 function prettyBody(body: unknown, raw: string | undefined): string {
