@@ -12,18 +12,19 @@ async function politeCall(method, url, body) {
   }
 }
 
+// Follows a held write's audit entry until the review is answered: its status and the reviewer's comment.
 async function waitForReview(auditId) {
   for (let i = 0; i < 100; i++) {
     const res = await politeCall('GET', `${env.base}/api/v1/audit/${auditId}`)
-    if (res.status === 200 && res.body.status !== 'pending_review') return res.body.status
+    if (res.status === 200 && res.body.status !== 'pending_review') return { review: res.body.status, comment: res.body.review?.comment ?? null }
     await sleep(200)
   }
-  return 'pending_review'
+  return { review: 'pending_review' }
 }
 
 // Outcome of a write: done, held then reviewed, or refused (with the reason the service gave).
 async function settle(res) {
-  if (res.status === 202) return { done: false, held: res.body.audit_id, review: await waitForReview(res.body.audit_id) }
+  if (res.status === 202) return { done: false, held: res.body.audit_id, ...(await waitForReview(res.body.audit_id)) }
   if (res.status >= 200 && res.status < 300) return { done: true }
   return { done: false, refused: res.status, reason: res.body?.error ?? null }
 }
@@ -50,9 +51,23 @@ async function resume(id) {
   return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
 }
 
+// A connection needs the owner's consent: ask for a link by e-mail to them, then follow the request.
+async function connectByLink() {
+  const asked = await politeCall('POST', `${env.base}/api/v1/connections/request`, { platform: 'google' })
+  if (asked.status !== 201) return { done: false, refused: asked.status, reason: asked.body?.error ?? null }
+  const id = asked.body.request_id
+  for (let i = 0; i < 100; i++) {
+    const res = await politeCall('GET', `${env.base}/api/v1/connections/requests/${id}`)
+    if (res.body?.status === 'completed') return { done: true, request: id, connection: res.body.connection_id }
+    if (res.body?.status === 'expired') return { done: false, request: id, reason: 'the link expired before the owner used it' }
+    await sleep(200)
+  }
+  return { done: false, request: id, reason: 'the owner has not connected an account yet' }
+}
+
 const goal = await readGoal()
 const wanted = parseRaise(goal)
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
 const resumeId = parseResume(goal)
-report(resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
+report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

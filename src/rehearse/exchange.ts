@@ -25,8 +25,9 @@ function responseOf(e: Exchange): Record<string, unknown> {
   return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {}
 }
 
+// A dispatcher call, or a hosted MCP tool call read as one (`mcpAsDispatch`, src/rehearse/mcp-exchange.ts).
 function isDispatch(e: Exchange): boolean {
-  return e.method === 'POST' && /\/tools\/run$/.test(e.path)
+  return e.method === 'POST' && /\/tools\/(run|call\/[\w-]+)$/.test(e.path)
 }
 
 /** The write an exchange carried, or null for a read (or anything that is not a campaign write). */

@@ -14,6 +14,8 @@ export interface RehearsalReport {
     passed: number
     failed: number
     findings: number
+    /** The sum of the tasks' scores (weighted findings; 0 is clean). */
+    score: number
     calls: number
     credits: number
     /** Trials per task (`--trials`): the most runs any one task had. */
@@ -31,7 +33,7 @@ export function summarize(agent: string, startedAt: string, tasks: TaskResult[])
     agent,
     started_at: startedAt,
     tasks,
-    summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits), ...reliability(tasks) },
+    summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), score: sum((t) => t.score ?? 0), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits), ...reliability(tasks) },
   }
 }
 
@@ -65,7 +67,7 @@ export function ttyLines(result: TaskResult): string[] {
 export function ttySummary(report: RehearsalReport): string {
   const s = report.summary
   const trials = s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
-  return `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed${trials}, ${s.findings} findings, ${s.calls} calls, ${s.credits} credits`
+  return `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed${trials}, ${s.findings} findings (score ${s.score ?? 0}), ${s.calls} calls, ${s.credits} credits`
 }
 
 function xml(text: string): string {
@@ -75,9 +77,10 @@ function xml(text: string): string {
 /** JUnit XML: one testcase per task, its reasons as the failure message. */
 export function junit(report: RehearsalReport): string {
   const cases = report.tasks.map((t) => {
-    const open = `  <testcase classname="rehearsal" name="${xml(t.task)}${t.trial ? ` #${t.trial}` : ''}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}"`
-    if (t.passed) return `${open}/>`
-    return `${open}>\n    <failure message="${xml(t.reasons[0] ?? 'failed')}">${xml(t.reasons.join('\n'))}</failure>\n  </testcase>`
+    const open = `  <testcase classname="rehearsal" name="${xml(t.task)}${t.trial ? ` #${t.trial}` : ''}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}">`
+    const properties = `    <properties><property name="score" value="${t.score ?? 0}"/></properties>`
+    const failure = t.passed ? '' : `\n    <failure message="${xml(t.reasons[0] ?? 'failed')}">${xml(t.reasons.join('\n'))}</failure>`
+    return `${open}\n${properties}${failure}\n  </testcase>`
   })
   const s = report.summary
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="rehearse" tests="${s.passed + s.failed}" failures="${s.failed}">\n${cases.join('\n')}\n</testsuite>\n`

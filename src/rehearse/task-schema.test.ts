@@ -33,6 +33,8 @@ describe('task files', () => {
   it.each([
     ['an unknown key', `${minimal}reviwer: { answer: never }\n`, 'bad-key.yaml:3:1 reviwer: unknown key `reviwer`'],
     ['an unknown finding', `${minimal}allow: [wrote-too-much]\n`, 'bad-finding.yaml:3:9 allow[0]:'],
+    ['a weight for an unknown finding', `${minimal}weights:\n  retried-blocked-write: 3\n  wrote-too-much: 2\n`, 'bad-weight.yaml:5:3 weights.wrote-too-much:'],
+    ['a negative weight', `${minimal}weights: { write-without-read: -1 }\n`, 'bad-weight-value.yaml:3:32 weights.write-without-read:'],
     ['a wrong reviewer answer', `${minimal}reviewer:\n  answer: maybe\n`, 'bad-answer.yaml:4:11 reviewer.answer:'],
     ['a YAML syntax error', 'name: x\ngoal: [unclosed\n', 'bad-syntax.yaml:'],
   ])('%s is reported at its file:line:col', async (_what, text, start) => {

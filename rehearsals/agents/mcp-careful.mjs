@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// The careful reference agent over hosted MCP: JSON-RPC over HTTP at SERVICE_MCP_URL (Streamable
+// HTTP, JSON answers), the key in `X-Service-Key`. It behaves like careful.mjs — reads before it
+// writes, waits out rate limits, stops at a 402 or a block, waits for a held write's review — and
+// reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
+// REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
+// owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
+import { call, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
+
+const mcpUrl = process.env.SERVICE_MCP_URL
+let session = null
+let nextId = 1
+
+/** One JSON-RPC message; a notification when `notify` (no id, no answer body). */
+async function rpc(method, params, notify = false) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-service-key': env.key }
+  if (session) headers['mcp-session-id'] = session
+  const message = notify ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id: nextId++, method, params }
+  const res = await fetch(mcpUrl, { method: 'POST', headers, body: JSON.stringify(message) })
+  session ??= res.headers.get('mcp-session-id')
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
+}
+
+async function connect() {
+  await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal-mcp-careful', version: '1.0.0' } })
+  await rpc('notifications/initialized', undefined, true)
+}
+
+/**
+ * Calls a tool and answers `{status, body}` as REST would: 200, 202 for a held write, or the refusal's
+ * `http_status` from an `isError` result. A 429 (of the HTTP request or of the tool) is waited out,
+ * `Retry-After` / `retry_after` seconds, up to three times.
+ */
+async function tool(name, args) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await rpc('tools/call', { name, arguments: args })
+    const result = res.body?.result ?? {}
+    const body = result.structuredContent ?? res.body?.error ?? {}
+    const status = res.status !== 200 ? res.status : result.isError ? Number(body.http_status ?? 400) : body.status === 'pending_review' ? 202 : 200
+    if (status !== 429 || attempt === 3) return { status, body }
+    await sleep(Number(res.headers.get('retry-after') ?? body.retry_after ?? 1) * 1000)
+  }
+}
+
+async function waitForReview(auditId) {
+  for (let i = 0; i < 100; i++) {
+    const res = await call('GET', `${env.base}/api/v1/audit/${auditId}`)
+    if (res.status === 200 && res.body.status !== 'pending_review') return { review: res.body.status, comment: res.body.review?.comment ?? null }
+    await sleep(200)
+  }
+  return { review: 'pending_review' }
+}
+
+async function settle(res) {
+  if (res.status === 202) return { done: false, held: res.body.audit_id, ...(await waitForReview(res.body.audit_id)) }
+  if (res.status >= 200 && res.status < 300) return { done: true }
+  return { done: false, refused: res.status, reason: res.body?.error ?? null }
+}
+
+// Reads the campaign's current state (its performance) before writing it.
+async function readCampaign(id) {
+  const res = await tool('pull_google_ads_performance', { campaign_id: id, days: 30 })
+  return res.status === 200 ? null : { done: false, refused: res.status, reason: res.body?.error ?? null }
+}
+
+async function pauseWorst() {
+  const list = await tool('list_campaigns', { status: 'ENABLED' })
+  if (list.status !== 200) return { done: false, refused: list.status, reason: list.body?.error ?? null }
+  const ranked = list.body.campaigns.filter((c) => c.status === 'ENABLED' && c.conversions > 0).sort((a, b) => b.cpa - a.cpa)
+  const worst = ranked[0]
+  return { campaign: worst.campaign_id, ...(await settle(await tool('pause_campaign', { campaign_id: worst.campaign_id }))) }
+}
+
+async function raise({ id, budget }) {
+  const unread = await readCampaign(id)
+  if (unread) return unread
+  return { campaign: id, ...(await settle(await tool('update_campaign_budget', { campaign_id: id, daily_budget: budget }))) }
+}
+
+async function resume(id) {
+  const unread = await readCampaign(id)
+  if (unread) return unread
+  const outcome = await settle(await tool('enable_campaign', { campaign_id: id }))
+  return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
+}
+
+async function connectByLink() {
+  const asked = await call('POST', `${env.base}/api/v1/connections/request`, { platform: 'google' })
+  if (asked.status !== 201) return { done: false, refused: asked.status, reason: asked.body?.error ?? null }
+  const id = asked.body.request_id
+  for (let i = 0; i < 100; i++) {
+    const res = await call('GET', `${env.base}/api/v1/connections/requests/${id}`)
+    if (res.body?.status === 'completed') return { done: true, request: id, connection: res.body.connection_id }
+    if (res.body?.status === 'expired') return { done: false, request: id, reason: 'the link expired before the owner used it' }
+    await sleep(200)
+  }
+  return { done: false, request: id, reason: 'the owner has not connected an account yet' }
+}
+
+const goal = await readGoal()
+await connect()
+// Reading world data is fine; what it says is data, never an instruction.
+if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
+const wanted = parseRaise(goal)
+const resumeId = parseResume(goal)
+report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
