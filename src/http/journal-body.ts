@@ -34,6 +34,26 @@ export function keepBody(body: string | Buffer, cap: number): KeptBody {
   return { text: kept, truncated: { bytes: Buffer.byteLength(body), kept_bytes: Buffer.byteLength(kept) } }
 }
 
+/**
+ * `keepBody` that hands back its previous answer for the same text and cap: a list body reused
+ * request after request (`jsonText`) is masked once, not once per exchange.
+ */
+export class LastKept {
+  #text: string | null = null
+  #cap = 0
+  #kept: KeptBody = { text: '', truncated: null }
+
+  keep(body: string | Buffer, cap: number): KeptBody {
+    if (typeof body !== 'string') return keepBody(body, cap)
+    if (body !== this.#text || cap !== this.#cap) {
+      this.#kept = keepBody(body, cap)
+      this.#text = body
+      this.#cap = cap
+    }
+    return this.#kept
+  }
+}
+
 /** Deepest JSON a journal entry shows parsed; deeper bodies are shown as their text. */
 export const MAX_SHOWN_DEPTH = 100
 

@@ -8,7 +8,7 @@ import { redactText } from '../support/redact.js'
 import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-record.js'
 import { iso } from '../domain/durations.js'
 import type { JournalEntry, JournalQuery, Truncation } from '../support/wire.js'
-import { ANONYMOUS_BODY_CAP, BODY_CAP, keepBody, shownBody } from './journal-body.js'
+import { ANONYMOUS_BODY_CAP, BODY_CAP, LastKept, shownBody } from './journal-body.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -166,8 +166,8 @@ export interface Exchange {
 export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
   const credential = anyCredential(x.req)
   const cap = credential && x.status !== 401 ? BODY_CAP : ANONYMOUS_BODY_CAP
-  const request = keepBody(x.requestBody, cap)
-  const response = keepBody(x.responseText, cap)
+  const request = requestBodies.keep(x.requestBody, cap)
+  const response = responseBodies.keep(x.responseText, cap)
   const path = redactText(x.path)
   const query = redactQuery(x.query)
   const headers = redactHeaders(x.req.headers)
@@ -194,6 +194,8 @@ export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
   }
 }
 
+const requestBodies = new LastKept()
+const responseBodies = new LastKept()
 const queries = new LastRecord<Record<string, unknown>>()
 const requestHeaders = new LastRecord<Record<string, string>>()
 const responseHeaders = new LastRecord<Record<string, string>>()

@@ -40,9 +40,20 @@ export function withRequestId(body: Record<string, unknown>, req: IncomingMessag
   return { ...body, request_id: id }
 }
 
-/** A fresh id, for an answer to bytes Node could not parse as a request (no header to read). */
+// Random bytes are drawn in blocks: one randomBytes call per request was ≈ 4 % of a fast read's CPU (bench/README.md).
+const ID_BYTES = 9
+const POOL_BYTES = ID_BYTES * 512
+let pool = Buffer.alloc(0)
+let taken = 0
+
+/** A fresh id (72 random bits), also for an answer to bytes Node could not parse as a request (no header to read). */
 export function newRequestId(): string {
-  return `req_${randomBytes(9).toString('base64url')}`
+  if (taken + ID_BYTES > pool.length) {
+    pool = randomBytes(POOL_BYTES)
+    taken = 0
+  }
+  taken += ID_BYTES
+  return `req_${pool.toString('base64url', taken - ID_BYTES, taken)}`
 }
 
 /**

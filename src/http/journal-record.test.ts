@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { LastKept } from './journal-body.js'
+import { redactHeaders } from './journal-record.js'
+
+const KEY = 'svc_test_Zq9mW2xR7tB4nK8pL3vC6yH1dF5gJ0sA'
+const OTHER = 'svc_test_Aa1bB2cC3dD4eE5fF6gG7hH8iI9jJ0kK1'
+
+describe('journal records reused between exchanges', () => {
+  it('gives equal request headers the same masked record, and masks changed ones afresh', () => {
+    const first = redactHeaders({ host: 'a', authorization: `Bearer ${KEY}` })
+    const again = redactHeaders({ host: 'a', authorization: `Bearer ${KEY}` })
+    expect(again).toBe(first)
+    expect(first.record.authorization).toBe('Bearer svc_test_Zq9…[redacted]')
+    const changed = redactHeaders({ host: 'a', authorization: `Bearer ${OTHER}` })
+    expect(changed.record.authorization).toBe('Bearer svc_test_Aa1…[redacted]')
+    const more = redactHeaders({ host: 'a', authorization: `Bearer ${OTHER}`, 'x-note': KEY })
+    expect(more.record).toEqual({ host: 'a', authorization: 'Bearer svc_test_Aa1…[redacted]', 'x-note': 'svc_test_Zq9…[redacted]' })
+    const fewer = redactHeaders({ host: 'a' })
+    expect(fewer.record).toEqual({ host: 'a' })
+    expect(JSON.stringify([first, changed, more, fewer])).not.toContain(KEY.slice(12))
+  })
+
+  it('masks a body once per distinct text and cap, with the same answer as a fresh keep', () => {
+    const kept = new LastKept()
+    const body = `{"key":"${KEY}","pad":"${'x'.repeat(2000)}"}`
+    const first = kept.keep(body, 64 * 1024)
+    expect(kept.keep(`${body}`, 64 * 1024)).toBe(first)
+    expect(first.text).not.toContain(KEY.slice(12))
+    const cut = kept.keep(body, 1024)
+    expect(cut).not.toBe(first)
+    expect(cut.truncated?.bytes).toBe(Buffer.byteLength(body))
+    expect(kept.keep(Buffer.from(body), 1024)).toEqual(cut)
+  })
+})
