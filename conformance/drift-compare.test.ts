@@ -39,6 +39,17 @@ describe('drift comparison of two answers', () => {
     expect(diffs).toEqual([{ aspect: 'field-type', where: '$.budget', sandbox: 'number', target: 'string' }])
   })
 
+  it('does not count the sandbox\'s request_id as drift against a target without it, but compares its type', () => {
+    const mine = { error: 'no', code: 'NOT_FOUND', request_id: 'req_abcdefghijkl' }
+    expect(compareExchanges(exchange(404, mine), exchange(404, { error: 'no', code: 'NOT_FOUND' }))).toEqual([])
+    expect(compareExchanges(exchange(404, { error: 'no', code: 'NOT_FOUND' }), exchange(404, mine))).toEqual([])
+    expect(compareExchanges(exchange(404, mine), exchange(404, { ...mine, request_id: 7 }))).toEqual([{ aspect: 'field-type', where: '$.request_id', sandbox: 'string', target: 'number' }])
+    const rpc = (data?: object) => ({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found', ...(data ? { data } : {}) } })
+    expect(compareExchanges(exchange(404, rpc({ request_id: 'req_abcdefghijkl' })), exchange(404, rpc()))).toEqual([])
+    expect(compareExchanges(exchange(404, rpc({ request_id: 'req_x', detail: 'y' })), exchange(404, rpc()))).toEqual([{ aspect: 'field-missing', where: '$.error.data', sandbox: 'object', target: 'absent' }])
+    expect(compareExchanges(exchange(404, { error: 'no', code: 'NOT_FOUND', trace: 'x' }), exchange(404, { error: 'no', code: 'NOT_FOUND' }))).toHaveLength(1)
+  })
+
   it('compares a differing status and code, not the bodies behind them', () => {
     const diffs = compareExchanges(exchange(403, { error: 'no', code: 'SCOPE_MISSING' }), exchange(401, { message: 'no', code: 'UNAUTHORIZED' }))
     expect(diffs.map((d) => d.aspect)).toEqual(['status', 'code'])

@@ -89,17 +89,30 @@ export function compareExchanges(sandbox: Exchange, target: Exchange): Differenc
   return diffs
 }
 
+/**
+ * Fields the sandbox adds to name an exchange (an error body's `request_id`, a JSON-RPC error's
+ * `data.request_id`): a deployment without them does not disagree with the spec, so their presence
+ * is not compared; their type is when both sides have them (docs/decisions.md, Request-Id).
+ */
+export const DIAGNOSTIC_FIELDS = ['$.request_id', '$.error.data.request_id'] as const
+
+function diagnostic(path: string, having: Map<string, string>): boolean {
+  if ((DIAGNOSTIC_FIELDS as readonly string[]).includes(path)) return true
+  // A JSON-RPC `error.data` that holds nothing but the request id is the id's wrapper.
+  return path === '$.error.data' && [...having.keys()].every((p) => !p.startsWith('$.error.data.') || p === '$.error.data.request_id')
+}
+
 function compareShapes(sandbox: Map<string, string>, target: Map<string, string>): Difference[] {
   const diffs: Difference[] = []
   for (const [path, type] of sandbox) {
     const other = target.get(path)
-    if (underEmptyArray(path, target)) continue
+    if (underEmptyArray(path, target) || (other === undefined && diagnostic(path, sandbox))) continue
     if (other === undefined) {
       if (!hasAncestor(path, target, sandbox)) diffs.push({ aspect: 'field-missing', where: path, sandbox: type, target: 'absent' })
     } else if (other !== type && type !== 'null' && other !== 'null') diffs.push({ aspect: 'field-type', where: path, sandbox: type, target: other })
   }
   for (const [path, type] of target) {
-    if (!sandbox.has(path) && !underEmptyArray(path, sandbox) && !hasAncestor(path, sandbox, target)) diffs.push({ aspect: 'field-extra', where: path, sandbox: 'absent', target: type })
+    if (!sandbox.has(path) && !underEmptyArray(path, sandbox) && !hasAncestor(path, sandbox, target) && !diagnostic(path, target)) diffs.push({ aspect: 'field-extra', where: path, sandbox: 'absent', target: type })
   }
   return diffs
 }

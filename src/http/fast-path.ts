@@ -5,7 +5,7 @@ import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
 import { jsonText } from './json-text.js'
-import { stampRequestId, withRequestId } from './request-id.js'
+import { replyBody, stampRequestId, withRequestId } from './request-id.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
@@ -41,7 +41,7 @@ export class FastExchange {
   /** Sends a reply once the flush holding its change is written (group commit), as express's `handle` does. */
   replyAfterCommit(reply: Reply): void {
     this.ctx.deps.store.commit().then(
-      () => this.send(reply.status ?? 200, reply.headers ?? {}, jsonText(reply.body)),
+      () => this.send(reply.status ?? 200, reply.headers ?? {}, jsonText(replyBody(reply.status ?? 200, reply.body, this.target.req, this.target.res))),
       (error: unknown) => this.fail(error),
     )
   }

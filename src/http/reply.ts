@@ -4,6 +4,7 @@ import type { Store } from '../domain/ports.js'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
 import { redactText } from '../support/redact.js'
 import { markCallerUsed } from './auth.js'
+import { replyBody } from './request-id.js'
 
 /** What a route returns; `handle` commits state before sending it. */
 export interface Reply {
@@ -30,7 +31,8 @@ export function handle(store: Store, handler: RouteHandler) {
     if ((reply.status ?? 200) < 400) markCallerUsed(req)
     await store.commit()
     if (reply.headers) res.set(reply.headers)
-    res.status(reply.status ?? 200).json(reply.body)
+    const status = reply.status ?? 200
+    res.status(status).json(replyBody(status, reply.body, req, res))
   }
 }
 

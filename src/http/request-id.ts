@@ -40,6 +40,17 @@ export function withRequestId(body: Record<string, unknown>, req: IncomingMessag
   return { ...body, request_id: id }
 }
 
+/**
+ * A route's reply body as sent: a refusal the route returns as a value (a blocked write's 403, a
+ * failed write's 409 with its refund) is an error body like the thrown ones, so it names its
+ * request too; anything else is sent as it is.
+ */
+export function replyBody(status: number, body: unknown, req: IncomingMessage, res: ServerResponse): unknown {
+  if (status < 400 || !body || typeof body !== 'object' || Array.isArray(body)) return body
+  const fields = body as Record<string, unknown>
+  return typeof fields.error === 'string' && typeof fields.code === 'string' ? withRequestId(fields, req, res) : body
+}
+
 // Random bytes are drawn in blocks: one randomBytes call per request was ≈ 4 % of a fast read's CPU (bench/README.md).
 const ID_BYTES = 9
 const POOL_BYTES = ID_BYTES * 512
