@@ -17,6 +17,10 @@ export interface TableCheckpoint {
   live: number
   deadBytes: number
   idSize: number | null
+  /** Slots of the id index (a power of two), or null without one. */
+  idSlots: number | null
+  /** Chunks of the sequence arrays (`SeqArrays.CHUNK` rows each). */
+  chunks: number
   pinned: number[]
   counts: Array<[string, Array<[string, number]>]>
   reducers: Array<[string, unknown]>
@@ -47,26 +51,34 @@ export interface TableCore<T extends { id: string }> {
   unpin(row: T): void
 }
 
-/** Arrays as blobs (offsets, lengths, id index), the rest as JSON. */
-export function checkpointOf<T extends { id: string }>(core: TableCore<T>): { state: TableCheckpoint; blobs: ArrayBufferView[] } {
+/** The typed arrays a checkpoint holds, in file order. */
+export interface CheckpointArrays {
+  offsets: Float64Array[]
+  lengths: Uint32Array[]
+  hashes: Uint32Array | null
+  seqs: Int32Array | null
+}
+
+/** The arrays (as they are, not copied: the checkpoint is written synchronously) and the rest as JSON. */
+export function checkpointOf<T extends { id: string }>(core: TableCore<T>): { state: TableCheckpoint; arrays: CheckpointArrays } {
   const { table, tallies } = core
   const seqs = core.seqs.dump()
   const ids = core.ids?.dump() ?? null
   const state: TableCheckpoint = {
-    next: seqs.next, live: core.live(), deadBytes: table.deadBytes, idSize: ids?.size ?? null,
+    next: seqs.next, live: core.live(), deadBytes: table.deadBytes, idSize: ids?.size ?? null, idSlots: ids?.seqs.length ?? null,
+    chunks: seqs.offsets.length,
     pinned: table.pinnedSeqs().filter((s) => core.seqs.offset(s) >= 0),
     counts: [...tallies.counts].map(([field, counts]) => [field, [...counts]]),
     reducers: [...tallies.reducers].map(([name, r]) => [name, r.dump()]),
   }
-  return { state, blobs: ids ? [seqs.offsets, seqs.lengths, ids.hashes, ids.seqs] : [seqs.offsets, seqs.lengths] }
+  return { state, arrays: { offsets: seqs.offsets, lengths: seqs.lengths, hashes: ids?.hashes ?? null, seqs: ids?.seqs ?? null } }
 }
 
-/** Loads a checkpoint into a cleared table; pinned rows are read back from the log. */
-export function restoreFrom<T extends { id: string }>(core: TableCore<T>, state: TableCheckpoint, blobs: Buffer[]): void {
-  const copy = <A>(make: new (b: ArrayBuffer) => A, b: Buffer) => new make(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)
+/** Loads a checkpoint into a cleared table (its arrays are views into the checkpoint's buffer); pinned rows are read back from the log. */
+export function restoreFrom<T extends { id: string }>(core: TableCore<T>, state: TableCheckpoint, arrays: CheckpointArrays): void {
   core.set({
-    seqs: SeqArrays.restore({ offsets: copy(Float64Array, blobs[0]), lengths: copy(Uint32Array, blobs[1]), next: state.next }),
-    ...(core.ids && state.idSize !== null ? { ids: IdIndex.restore({ hashes: copy(Uint32Array, blobs[2]), seqs: copy(Int32Array, blobs[3]), size: state.idSize }) } : {}),
+    seqs: SeqArrays.restore({ offsets: arrays.offsets, lengths: arrays.lengths, next: state.next }),
+    ...(core.ids && arrays.hashes && arrays.seqs && state.idSize !== null ? { ids: IdIndex.restore({ hashes: arrays.hashes, seqs: arrays.seqs, size: state.idSize }) } : {}),
     live: state.live,
   })
   core.table.deadBytes = state.deadBytes

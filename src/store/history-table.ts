@@ -3,13 +3,13 @@ import type { ChangeListener } from './memory-table.js'
 import type { HistoryConfig } from './history-layout.js'
 import { PinSet, Tallies } from './history-pins.js'
 import { pageOf, scanForward } from './history-page.js'
-import type { DirtyRow, HistoryEntry, TableCheckpoint, TableCore } from './history-persist.js'
+import type { CheckpointArrays, DirtyRow, HistoryEntry, TableCheckpoint, TableCore } from './history-persist.js'
 import { checkpointOf, replayLine, restoreFrom, trimWindow, writtenAt } from './history-persist.js'
 import { IdIndex } from './id-index.js'
 import type { LogReader } from './log-reader.js'
 import { SeqArrays } from './seq-arrays.js'
 
-export type { DirtyRow, TableCheckpoint }
+export type { CheckpointArrays, DirtyRow, TableCheckpoint }
 
 type Entry<T> = HistoryEntry<T>
 
@@ -201,14 +201,14 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   }
 
   /** What a checkpoint needs to rebuild this table without reading its rows (`history-persist.ts`). */
-  checkpoint(): { state: TableCheckpoint; blobs: ArrayBufferView[] } {
+  checkpoint(): { state: TableCheckpoint; arrays: CheckpointArrays } {
     return checkpointOf(this.#core())
   }
 
   /** Rebuilds from a checkpoint (pinned rows are read back from the log). */
-  restore(state: TableCheckpoint, blobs: Buffer[]): void {
+  restore(state: TableCheckpoint, arrays: CheckpointArrays): void {
     this.clear()
-    restoreFrom(this.#core(), state, blobs)
+    restoreFrom(this.#core(), state, arrays)
   }
 
   /** A compaction moved the latest version of `seq` to `offset` in the new log (no dead bytes there yet). */

@@ -39,9 +39,9 @@ export class IdIndex {
     this.#size = 0
   }
 
-  /** The raw arrays, for a checkpoint. */
+  /** The arrays themselves (not copies), for a checkpoint written synchronously. */
   dump(): { hashes: Uint32Array; seqs: Int32Array; size: number } {
-    return { hashes: this.#hashes.slice(), seqs: this.#seqs.slice(), size: this.#size }
+    return { hashes: this.#hashes, seqs: this.#seqs, size: this.#size }
   }
 
   static restore(data: { hashes: Uint32Array; seqs: Int32Array; size: number }): IdIndex {
