@@ -68,7 +68,8 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   if (!Number.isInteger(trials) || trials < 1) return usage(`--trials must be a whole number of at least 1 (got ${options.trials})`)
   const runs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: trials > 1 ? i + 1 : undefined })))
   const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial }) => {
-    const result = await rehearseTask(task, { agent, seed: trialSeed(trial) }).catch((error: Error) => unrunnable(task, error))
+    const seed = trialSeed(trial)
+    const result = await rehearseTask(task, { agent, seed }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
     const numbered = trial ? { ...result, trial } : result
     ttyLines(numbered).forEach(out)
     return numbered
