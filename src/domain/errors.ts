@@ -33,6 +33,7 @@ export const ERROR_CATALOG = {
   INVALID_ARGS: { status: 400, message: 'Invalid value for {flag}: {reason}.' },
   UNSUPPORTED_PLATFORM: { status: 400, message: '{reason}' },
   INVALID_REQUEST: { status: 400, message: '{reason}' },
+  UNKNOWN_EXAMPLE: { status: 400, message: 'The contract names no example `{example}` for {method} {path}.{hint}' },
   MULTIPLE_CREDENTIALS: {
     status: 400,
     message: 'Send one credential per request; got different keys in {headers}.',

@@ -61,7 +61,7 @@ describe('Prefer: code=<status>', () => {
 
   it.each([
     ['code=200', /code=200 \(code must be one of 400, 401, 402, 403, 404, 409, 429, 500\)/],
-    ['example=low-credit', /example=low-credit \(not supported here\)/],
+    ['dynamic=true', /dynamic=true \(not supported here\)/],
     ['return=minimal, code=abc', /return=minimal \(not supported here\), code=abc \(code must be one of/],
   ])('reports %s as ignored in Preference-Ignored and answers normally', async (prefer, ignored) => {
     const res = await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${KEYS.owner}`, prefer } })

@@ -10,7 +10,8 @@ const CANDIDATES = ['../../../conformance/openapi.yaml', '../../../../conformanc
 
 let cached: string | null = null
 
-function contractText(): string {
+/** The text of the shipped contract, read once (also the source of `Prefer: example=` answers). */
+export function contractText(): string {
   if (cached) return cached
   const file = CANDIDATES.find((f) => existsSync(f))
   if (!file) throw new Error('conformance/openapi.yaml is missing from this installation')
