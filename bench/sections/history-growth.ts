@@ -56,7 +56,7 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       sandbox = resumed
       const row: HistoryGrowthRow = {
         writes: written, rss_mb: rss, idle_rss_mb: idle, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
-        resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
+        resume_ms: Math.round(resumed.startMs), baseline_resume_ms: Math.round(baseline.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
       }
       rows.push(row)
       log(`  ${written} durable writes: RSS ${row.rss_mb} MB (after ${IDLE_SECONDS} s idle ${row.idle_rss_mb}, peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
@@ -142,3 +142,74 @@ function sizeOf(path: string): number {
 }
 
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10
+
+/** Resume time and RSS of a sandbox whose history was grown to `rows` audit rows directly through the store. */
+export interface SeededResumeRow {
+  audit_rows: number
+  ledger_rows: number
+  log_mb: number
+  checkpoint_mb: number
+  seed_seconds: number
+  resume_ms: number
+  /** The same resume before the history was seeded (one write): process start and app load, the machine's floor. */
+  baseline_resume_ms: number
+  resumed_rss_mb: number | null
+}
+
+/**
+ * For a million-row history without minutes of HTTP writes: one real budget change through a
+ * sandbox (the row templates), then the compiled store appends `rows` audit rows and half as many
+ * ledger rows (clones with fresh ids) and closes (writing its checkpoint); a fresh sandbox then
+ * resumes from it, timed from spawn to the first 200.
+ */
+export async function measureSeededResume(options: { root: string; rows: number; log: (line: string) => void }): Promise<SeededResumeRow> {
+  const { root, rows, log } = options
+  const dir = await mkdtemp(join(tmpdir(), 'adops-bench-resume-'))
+  const state = join(dir, 'state.json')
+  try {
+    const first = await startSandbox({ root, state })
+    const [campaign] = await campaignIds(first)
+    await call(`${first.baseUrl}/api/v1/tools/run`, { script_name: 'update_campaign_budget', args: ['--campaign-id', campaign, '--daily-budget', '51'], platform: 'google' })
+    await first.stop()
+    const baseline = await startSandbox({ root, state })
+    await baseline.stop()
+    const started = performance.now()
+    const counts = await seedThroughStore(root, state, rows)
+    const seedSeconds = Math.round((performance.now() - started) / 100) / 10
+    const resumed = await startSandbox({ root, state })
+    const row: SeededResumeRow = {
+      ...counts, log_mb: mb(sizeOf(`${state}.log`)), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)), seed_seconds: seedSeconds,
+      resume_ms: Math.round(resumed.startMs), baseline_resume_ms: Math.round(baseline.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'),
+    }
+    await resumed.stop()
+    log(`  resume from ${row.audit_rows} audit + ${row.ledger_rows} ledger rows (log ${row.log_mb} MB, checkpoint ${row.checkpoint_mb} MB): ${row.resume_ms} ms (${row.baseline_resume_ms} ms with one write), RSS ${row.resumed_rss_mb} MB`)
+    return row
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+interface StoreLike {
+  audit: { page(q: { limit: number }): { rows: Array<Record<string, unknown> & { id: string }> }; insert(row: unknown): unknown; size(): number }
+  ledger: { page(q: { limit: number }): { rows: Array<Record<string, unknown> & { id: string }> }; insert(row: unknown): unknown; size(): number }
+  commit(): Promise<void>
+  close(): Promise<void>
+}
+
+async function seedThroughStore(root: string, state: string, rows: number): Promise<{ audit_rows: number; ledger_rows: number }> {
+  const { openStore } = (await import(join(root, 'dist/src/store/lowdb-store.js'))) as { openStore(o: { file: string }): Promise<StoreLike> }
+  const store = await openStore({ file: state })
+  const [audit] = store.audit.page({ limit: 1 }).rows
+  const [ledger] = store.ledger.page({ limit: 1 }).rows
+  if (!audit || !ledger) throw new Error('the template budget change left no audit or ledger row')
+  const base = Date.parse(String(audit.at))
+  for (let i = store.audit.size(); i < rows; i++) {
+    const at = new Date(base - (rows - i) * 1000).toISOString()
+    store.audit.insert({ ...audit, id: `aud_seed${i.toString(36).padStart(8, '0')}`, at })
+    if (i % 2 === 0) store.ledger.insert({ ...ledger, id: `led_seed${i.toString(36).padStart(8, '0')}`, at })
+    if (i % 2000 === 1999) await store.commit()
+  }
+  const counts = { audit_rows: store.audit.size(), ledger_rows: store.ledger.size() }
+  await store.close()
+  return counts
+}
