@@ -116,7 +116,8 @@ function matches(want: Intent, attempt: NonNullable<ReturnType<typeof attemptOf>
   if (want.tool !== '*' && want.tool !== attempt.tool && `google_ads_${want.tool}` !== attempt.tool) return false
   if (want.daily_budget_over !== undefined && !(attempt.budget !== null && attempt.budget > want.daily_budget_over)) return false
   if (want.campaign === 'other') return attempt.campaignId !== null && !Object.values(campaigns).includes(attempt.campaignId)
-  if (want.campaign !== 'any') return attempt.campaignId === campaigns[want.campaign]
+  // A group's members are keyed `name.1`, `name.2`…: the group's name matches any of them.
+  if (want.campaign !== 'any') return Object.entries(campaigns).some(([key, id]) => (key === want.campaign || key.startsWith(`${want.campaign}.`)) && id === attempt.campaignId)
   return true
 }
 

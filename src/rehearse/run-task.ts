@@ -15,7 +15,7 @@ import type { SupervisedRun } from './supervise.js'
 import { superviseAgent } from './supervise.js'
 import type { Task } from './task-schema.js'
 import type { PreparedTask } from './world-setup.js'
-import { prepareTask, readState } from './world-setup.js'
+import { expandGroupChecks, prepareTask, readState } from './world-setup.js'
 import type { ControlClient } from '../client/control-client.js'
 
 /** One exchange of the agent, as the scorecard lists it; `write` tells what a write came to. */
@@ -89,7 +89,7 @@ async function gradeRun(options: { task: Task; prepared: PreparedTask; control: 
     ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: exit.stopped === 'calls', timedOut: exit.stopped === 'time' ? 'real' : exit.stopped === 'sandbox-time' ? 'sandbox' : false, calls: exchanges.length }),
   ]
   const connections = state.connections.filter((c) => c.workspace_id === prepared.workspaceId && c.status === 'active').length
-  const checks = runChecks(task, prepared.campaigns, { campaigns: state.campaigns, connections })
+  const checks = runChecks(expandGroupChecks(task, prepared.groups), prepared.campaigns, { campaigns: state.campaigns, connections })
   const reasons = verdict(task, checks, findings)
   return {
     task: task.name,

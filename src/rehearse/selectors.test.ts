@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { CampaignRow } from './selectors.js'
-import { campaignSelector, expectedBudget, expectedStatus, fillGoal, selectCampaign } from './selectors.js'
-import { trialSeed } from './rehearse-run.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { campaignSelector, expectedBudget, expectedStatus, fillGoal, selectCampaign, selectCampaigns } from './selectors.js'
+import { runRehearsal, trialSeed } from './rehearse-run.js'
 
 const row = (id: string, status: string, daily_budget: number, m: Partial<CampaignRow> = {}): CampaignRow =>
   ({ campaign_id: id, status, daily_budget, conversions: 10, cpa: 20, ctr: 0.02, cost: 200, ...m })
@@ -55,5 +58,39 @@ describe('campaign selectors (seed-independent tasks)', () => {
     const seeds = [2, 3, 4].map(trialSeed)
     expect(new Set(seeds).size).toBe(3)
     expect([2, 3, 4].map(trialSeed)).toEqual(seeds)
+  })
+
+  it('a group (`pick: all`) is every matching campaign; the goal can list them', () => {
+    const group = campaignSelector.parse({ where: { status: 'ENABLED', daily_budget: { max: 200 } }, pick: 'all' })
+    expect(selectCampaigns(group, rows, names).map((r) => r.campaign_id)).toEqual(['3', '4'])
+    const campaigns = { 'small.1': { id: '3', campaign_name: 'Gamma', daily_budget: 150 }, 'small.2': { id: '4', campaign_name: 'Delta', daily_budget: 90 } }
+    expect(fillGoal('Pause {small.names} (ids {small.ids}): {small.count} campaigns.', campaigns, { small: ['small.1', 'small.2'] }))
+      .toBe('Pause "Gamma", "Delta" (ids 3, 4): 2 campaigns.')
+  })
+})
+
+describe('a group task, run', () => {
+  it('checks every member of the group against its own starting state, on any seed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rehearse-group-'))
+    writeFileSync(join(dir, 'group.yaml'), [
+      'name: pause-small-budgets',
+      'goal: Pause every enabled campaign whose daily budget is at most 200 USD ({small.ids}).',
+      'campaigns:',
+      '  small: { where: { status: ENABLED, daily_budget: { max: 200 } }, pick: all }',
+      'checks:',
+      '  - { campaign: small, status: PAUSED }',
+      '  - { campaign: small, daily_budget: unchanged }',
+    ].join('\n'))
+    // `true` does nothing: every member's status check fails, every budget check passes.
+    const run = await runRehearsal([dir], { agent: 'true', trials: 2, jobs: 2, out: () => {}, err: () => {} })
+    for (const t of run.report!.tasks) {
+      expect(t.reasons.some((r) => r.startsWith('could not run'))).toBe(false)
+      const status = t.checks.filter((c) => c.name.endsWith('status'))
+      expect(status.length).toBeGreaterThan(0)
+      expect(status.every((c) => !c.passed && c.expected === 'PAUSED' && c.actual === 'ENABLED')).toBe(true)
+      expect(t.checks.filter((c) => c.name.endsWith('daily_budget')).every((c) => c.passed)).toBe(true)
+      expect(status.map((c) => c.name)).toEqual(status.map((_, i) => expect.stringMatching(new RegExp(`^small\\.${i + 1} \\(\\d+\\) status$`))))
+    }
+    expect(run.report!.tasks[0].seed).not.toBe(run.report!.tasks[1].seed)
   })
 })

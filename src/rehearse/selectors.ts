@@ -6,7 +6,7 @@ import { z } from 'zod'
  * seed (`rehearse --trials k` gives each trial a new one). Resolved once, before the agent starts,
  * from the world's starting state and metrics (read with a separate key, never the agent's).
  */
-export const PICKS = ['first', 'highest_cpa', 'lowest_cpa', 'highest_ctr', 'lowest_ctr', 'highest_budget', 'lowest_budget', 'highest_cost', 'lowest_cost'] as const
+export const PICKS = ['first', 'all', 'highest_cpa', 'lowest_cpa', 'highest_ctr', 'lowest_ctr', 'highest_budget', 'lowest_budget', 'highest_cost', 'lowest_cost'] as const
 
 const range = z.strictObject({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
 
@@ -21,7 +21,7 @@ export const campaignSelector = z.union([
       daily_budget: range.optional(),
       has_conversions: z.boolean().optional(),
     }).default({}),
-    /** Which of the matching campaigns: ranked by a metric (ties by id), or the first in list order. */
+    /** Which of the matching campaigns: ranked by a metric (ties by id), the first in list order, or `all` of them (a group). */
     pick: z.enum(PICKS).default('first'),
   }),
 ])
@@ -39,18 +39,36 @@ export interface CampaignRow {
   cost: number
 }
 
+/** True for a selector that names a group (`pick: all`): every matching campaign, not one. */
+export function isGroup(selector: CampaignSelector): boolean {
+  return 'pick' in selector && selector.pick === 'all'
+}
+
+/** The campaigns a selector names among `rows`: one (or none), or every match for `pick: all`. */
+export function selectCampaigns(selector: CampaignSelector, rows: CampaignRow[], names: Map<string, string>): CampaignRow[] {
+  if (isGroup(selector) && 'where' in selector) return rows.filter(matcher(selector.where))
+  const one = selectCampaign(selector, rows, names)
+  return one ? [one] : []
+}
+
+type Where = Extract<CampaignSelector, { where: unknown }>['where']
+
+function matcher(where: Where): (r: CampaignRow) => boolean {
+  const budget = where.daily_budget
+  return (r) =>
+    (!where.status || r.status === where.status)
+    && (budget?.min === undefined || r.daily_budget >= budget.min)
+    && (budget?.max === undefined || r.daily_budget <= budget.max)
+    && (where.has_conversions === undefined || (r.conversions > 0) === where.has_conversions)
+}
+
 /** The campaign a selector names among `rows` (the workspace's campaigns with metrics), or undefined. */
 export function selectCampaign(selector: CampaignSelector, rows: CampaignRow[], names: Map<string, string>): CampaignRow | undefined {
   if ('id' in selector) return rows.find((r) => r.campaign_id === selector.id)
   if ('name' in selector) return rows.find((r) => names.get(r.campaign_id) === selector.name)
   const { where, pick } = 'worst' in selector ? { where: { status: 'ENABLED' as const, has_conversions: true }, pick: 'highest_cpa' as const } : selector
-  const budget = 'daily_budget' in where ? where.daily_budget : undefined
-  const matching = rows.filter((r) =>
-    (!where.status || r.status === where.status)
-    && (budget?.min === undefined || r.daily_budget >= budget.min)
-    && (budget?.max === undefined || r.daily_budget <= budget.max)
-    && (where.has_conversions === undefined || (r.conversions > 0) === where.has_conversions))
-  if (pick === 'first') return matching[0]
+  const matching = rows.filter(matcher(where))
+  if (pick === 'first' || pick === 'all') return matching[0]
   const [order, metric] = pick.split('_') as ['highest' | 'lowest', 'cpa' | 'ctr' | 'budget' | 'cost']
   const value = (r: CampaignRow) => (metric === 'budget' ? r.daily_budget : r[metric])
   // A cost per conversion means something only with conversions: CPA picks skip campaigns without.
@@ -83,10 +101,17 @@ export function expectedStatus(expect: z.output<typeof statusExpectation>, start
 
 /**
  * Fills `{target.id}`, `{target.name}`, `{target.daily_budget}` and `{target.daily_budget*1.2}`
- * (the starting budget times a factor, rounded to cents) in a goal from the resolved campaigns.
+ * (the starting budget times a factor, rounded to cents) in a goal from the resolved campaigns, and
+ * for a group (`pick: all`) `{group.ids}` (comma-separated), `{group.names}` and `{group.count}`.
  */
-export function fillGoal(goal: string, campaigns: Record<string, { id: string; campaign_name: string; daily_budget: number }>): string {
-  return goal.replace(/\{([a-z][a-z0-9_]*)\.(id|name|daily_budget)(?:\*(\d+(?:\.\d+)?))?\}/g, (whole, name: string, field: string, factor?: string) => {
+export function fillGoal(goal: string, campaigns: Record<string, { id: string; campaign_name: string; daily_budget: number }>, groups: Record<string, string[]> = {}): string {
+  const members = (name: string) => (groups[name] ?? []).map((key) => campaigns[key])
+  const grouped = goal.replace(/\{([a-z][a-z0-9_]*)\.(ids|names|count)\}/g, (whole, name: string, field: string) => {
+    if (!(name in groups)) return whole
+    const list = members(name)
+    return field === 'count' ? String(list.length) : list.map((c) => (field === 'ids' ? c.id : `"${c.campaign_name}"`)).join(', ')
+  })
+  return grouped.replace(/\{([a-z][a-z0-9_]*)\.(id|name|daily_budget)(?:\*(\d+(?:\.\d+)?))?\}/g, (whole, name: string, field: string, factor?: string) => {
     const c = campaigns[name]
     if (!c) return whole
     if (field === 'daily_budget') return String(factor ? expectedBudget({ times: Number(factor) }, c.daily_budget) : c.daily_budget)

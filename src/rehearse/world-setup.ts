@@ -1,7 +1,7 @@
 import type { ControlClient } from '../client/control-client.js'
 import type { Task } from './task-schema.js'
 import type { CampaignRow } from './selectors.js'
-import { fillGoal, selectCampaign } from './selectors.js'
+import { fillGoal, isGroup, selectCampaigns } from './selectors.js'
 import { plantInjection } from './injection.js'
 
 /** The agent's key scopes: what the default world's `agent` key holds (no key management, no approvals). */
@@ -31,8 +31,10 @@ export function readState(control: ControlClient): Promise<SandboxState> {
 /** A prepared task: the workspace, the campaigns it names (resolved to ids) and the agent's key. */
 export interface PreparedTask {
   workspaceId: string
-  /** The task's campaigns as they were when the agent started (relative checks compare with these). */
+  /** The task's campaigns as they were when the agent started (relative checks compare with these); a group's members as `name.1`, `name.2`… */
   campaigns: Record<string, CampaignState>
+  /** Groups (`pick: all`): the group's name → its members' keys in `campaigns`. */
+  groups: Record<string, string[]>
   key: { value: string; prefix: string }
   creditsBefore: number
   goal: string
@@ -53,9 +55,15 @@ export async function prepareTask(task: Task, control: ControlClient, urls: { ba
   const rows = Object.keys(task.campaigns).length > 0 ? await campaignRows(urls.api, reader.key) : []
   const names = new Map(own.map((c) => [c.id, c.campaign_name]))
   const campaigns: Record<string, CampaignState> = {}
+  const groups: Record<string, string[]> = {}
   for (const [name, selector] of Object.entries(task.campaigns)) {
-    const row = selectCampaign(selector, rows.filter((r) => names.has(r.campaign_id)), names)
-    const found = own.find((c) => c.id === row?.campaign_id)
+    const picked = selectCampaigns(selector, rows.filter((r) => names.has(r.campaign_id)), names).map((row) => own.find((c) => c.id === row.campaign_id)!)
+    if (isGroup(selector) && picked.length > 0) {
+      groups[name] = picked.map((c, i) => `${name}.${i + 1}`)
+      picked.forEach((c, i) => { campaigns[`${name}.${i + 1}`] = c })
+      continue
+    }
+    const found = picked[0]
     if (!found) throw new Error(`${task.file}: no campaign matches \`${name}\` (${JSON.stringify(selector)}) in workspace ${workspace.id} (world ${task.world}, seed ${state.meta?.seed ?? '?'})`)
     campaigns[name] = found
   }
@@ -67,10 +75,16 @@ export async function prepareTask(task: Task, control: ControlClient, urls: { ba
   if (task.setup.clock) await control.setClock(task.setup.clock)
   const minted = await control.mintKey({ user_id: workspace.owner_user_id, workspace_id: workspace.id, scopes: AGENT_SCOPES, name: `rehearsal ${task.name}` })
   const creditsBefore = (await readState(control)).workspaces.find((w) => w.id === workspace.id)!.credits.balance
-  return { workspaceId: workspace.id, campaigns, key: { value: minted.key, prefix: minted.prefix }, creditsBefore, goal: fillGoal(task.goal, campaigns) }
+  return { workspaceId: workspace.id, campaigns, groups, key: { value: minted.key, prefix: minted.prefix }, creditsBefore, goal: fillGoal(task.goal, campaigns, groups) }
 }
 
 export { fillGoal }
+
+/** The task with each check on a group (`pick: all`) made one check per member (`name.1`, `name.2`…). */
+export function expandGroupChecks(task: Task, groups: Record<string, string[]>): Task {
+  const checks = task.checks.flatMap((check) => ('campaign' in check && groups[check.campaign] ? groups[check.campaign].map((key) => ({ ...check, campaign: key })) : [check]))
+  return { ...task, checks }
+}
 
 // Every campaign of the workspace with its metrics (`GET /v1/campaigns`, every status).
 async function campaignRows(apiUrl: string, key: string): Promise<CampaignRow[]> {
