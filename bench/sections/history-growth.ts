@@ -56,7 +56,7 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       sandbox = resumed
       const row: HistoryGrowthRow = {
         writes: written, rss_mb: rss, idle_rss_mb: idle, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
-        resume_ms: Math.round(resumed.startMs), baseline_resume_ms: Math.round(baseline.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
+        resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
       }
       rows.push(row)
       log(`  ${written} durable writes: RSS ${row.rss_mb} MB (after ${IDLE_SECONDS} s idle ${row.idle_rss_mb}, peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
