@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jsonText } from './json-text.js'
+import { jsonText, utf8Bytes } from './json-text.js'
 
 class Point {
   constructor(readonly x: number) {}
@@ -27,5 +27,15 @@ describe('jsonText', () => {
     mutable.clicks = 2
     expect(jsonText([mutable])).toBe('[{"clicks":2}]')
     expect(jsonText({ rows: [row] })).toContain(JSON.stringify(row))
+  })
+
+  it('gives the UTF-8 bytes of each text, the same buffer only for the same text', () => {
+    const text = jsonText({ name: 'café ☕', rows: [row] })
+    const bytes = utf8Bytes(text)
+    expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true)
+    expect(utf8Bytes(`${text}`)).toBe(bytes)
+    const other = utf8Bytes(`${text.slice(0, -1)} }`)
+    expect(other.toString('utf8')).toBe(`${text.slice(0, -1)} }`)
+    expect(utf8Bytes(text).toString('utf8')).toBe(text)
   })
 })

@@ -49,3 +49,19 @@ function isPlain(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value)
   return proto === Object.prototype || proto === null
 }
+
+let lastText: string | null = null
+let lastBytes = Buffer.alloc(0)
+
+/**
+ * The UTF-8 bytes of a body's text. The bytes of the previous text are handed back when the same
+ * text comes again (a reused list body, whose `jsonText` is the very same string), so an unchanged
+ * answer is encoded once and written as it is.
+ */
+export function utf8Bytes(text: string): Buffer {
+  if (text !== lastText) {
+    lastBytes = Buffer.from(text, 'utf8')
+    lastText = text
+  }
+  return lastBytes
+}
