@@ -91,8 +91,10 @@ export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
     (filter.key_id === undefined || e.key_id === filter.key_id) &&
     (filter.key_prefix === undefined || e.key_prefix.startsWith(filter.key_prefix)) &&
     (since === null || Date.parse(e.at) >= since)
-  const within = filter.key_id !== undefined ? { field: 'key_id', value: filter.key_id }
-    : filter.workspace_id !== undefined ? { field: 'workspace_id', value: filter.workspace_id } : undefined
+  // An unpinned key can write in several workspaces: its entries in one are counted as a pair.
+  const within = filter.key_id !== undefined && filter.workspace_id !== undefined ? { field: 'workspace_id|key_id', value: `${filter.workspace_id}|${filter.key_id}` }
+    : filter.key_id !== undefined ? { field: 'key_id', value: filter.key_id }
+      : filter.workspace_id !== undefined ? { field: 'workspace_id', value: filter.workspace_id } : undefined
   const page = audit.page({ where, limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review' })
   // Without a row filter the kept counts are the exact total, whatever the page saw.
   const total = narrowed || filter.cursor ? page.total : within ? audit.count(within.field, within.value) : audit.size()

@@ -69,6 +69,8 @@ export function readCheckpoint(path: string, logPath: string, tables: LogTables)
     for (const name of Object.keys(tables)) {
       const state = head.tables[name]
       if (!state) return null
+      // Counts kept under another layout (a field added since) would be missing: replay instead.
+      if (state.counts.map(([field]) => field).sort().join() !== tables[name].countedFields.sort().join()) return null
       const offsets = Array.from({ length: state.chunks }, () => take(Float64Array, SeqArrays.CHUNK, 8))
       const lengths = Array.from({ length: state.chunks }, () => take(Uint32Array, SeqArrays.CHUNK, 4))
       const slots = state.idSlots

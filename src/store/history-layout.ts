@@ -15,7 +15,7 @@ export interface HistoryConfig<T> {
   pin?: (row: T) => boolean
   /** The key `pinnedBy` finds a pinned row by. */
   pinKey?: (row: T) => string | null | undefined
-  /** Fields whose per-value row counts are kept (exact totals, early stops). */
+  /** Fields whose per-value row counts are kept (exact totals, early stops); `a|b` counts pairs of values. */
   counted?: string[]
   /** Keep an id → row index for rows on disk (tables read by id). */
   byId?: boolean
@@ -87,7 +87,7 @@ export const PINNED_SCRIPTS = new Set(['google_ads_create_conversion'])
 const auditConfig: HistoryConfig<AuditEntry> = {
   pin: (row) => row.status === 'pending_review' || row.status === 'approved' || (row.status === 'executed' && PINNED_SCRIPTS.has(row.script)),
   pinKey: (row) => (row.status === 'pending_review' ? row.dedupe_key : null),
-  counted: ['workspace_id', 'key_id'],
+  counted: ['workspace_id', 'key_id', 'workspace_id|key_id'],
   byId: true,
 }
 

@@ -1,5 +1,6 @@
 import type { HistoryPage, HistoryQuery } from '../domain/ports.js'
 import type { LogTable } from './history-table.js'
+import { countedValue } from './history-pins.js'
 
 /** A page newest first by sequence number; `s<seq>` cursors name the last row returned. */
 export function pageOf<T extends { id: string }>(table: LogTable<T>, query: HistoryQuery<T>): HistoryPage<T> {
@@ -15,7 +16,7 @@ export function pageOf<T extends { id: string }>(table: LogTable<T>, query: Hist
   const visit = (seq: number): boolean => {
     const row = table.rowAt(seq)
     if (!row) return true
-    if (within && (row as Record<string, unknown>)[within.field] === within.value) within.left--
+    if (within && countedValue(row, within.field) === within.value) within.left--
     if (query.where && !query.where(row)) return true
     if (skip > 0) {
       skip--

@@ -52,7 +52,7 @@ export class Tallies<T extends { id: string }> {
   }
 
   add(row: T, by: 1 | -1): void {
-    for (const [field, counts] of this.counts) bump(counts, (row as Record<string, unknown>)[field], by)
+    for (const [field, counts] of this.counts) bump(counts, countedValue(row, field), by)
     for (const reducer of this.reducers.values()) (by > 0 ? reducer.add(row) : reducer.remove(row))
   }
 
@@ -60,6 +60,13 @@ export class Tallies<T extends { id: string }> {
     for (const field of this.config.counted ?? []) this.counts.set(field, new Map())
     for (const [name, make] of Object.entries(this.config.reducers ?? {})) this.reducers.set(name, make())
   }
+}
+
+/** A counted field's value; `a|b` counts pairs (`workspace_id|key_id`: a key's entries in one workspace). */
+export function countedValue(row: object, field: string): unknown {
+  const fields = field.split('|')
+  const values = fields.map((f) => (row as Record<string, unknown>)[f])
+  return fields.length === 1 ? values[0] : values.every((v) => typeof v === 'string') ? values.join('|') : undefined
 }
 
 function bump(counts: Map<string, number>, value: unknown, by: number): void {

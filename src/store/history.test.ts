@@ -63,6 +63,8 @@ describe('history tables on disk', () => {
     expect(store.audit.get('aud_17')?.id).toBe('aud_17')
     expect(store.audit.pinnedBy('k')?.id).toBe('aud_-1')
     expect(store.audit.count('workspace_id', 'ws_b')).toBe(667)
+    // Pairs: a key's entries in one workspace (keys 0 and 1 alternate, workspaces by thirds).
+    expect(store.audit.count('workspace_id|key_id', 'ws_b|key_0')).toBe(334)
     expect(store.ledger.aggregate<Map<string, number>>('spend_by_key').get('key_0')).toBe(-2000)
     // An old row read back from disk can be updated; the update is durable.
     store.audit.update('aud_3', { status: 'failed' })
