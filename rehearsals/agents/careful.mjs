@@ -69,5 +69,6 @@ const goal = await readGoal()
 const wanted = parseRaise(goal)
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
+if (/landing pages/i.test(goal)) await politeCall('GET', `${env.base}/api/v1/landing-pages`)
 const resumeId = parseResume(goal)
 report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
