@@ -1,6 +1,8 @@
 import type { Deps } from '../domain/ports.js'
 import type { Campaign, Connection, KeyRecord, Workspace } from '../domain/model.js'
 import { pendingQueue } from './queue.js'
+import { nowIn } from '../domain/workspace-time.js'
+import { iso } from '../domain/durations.js'
 
 /** A key as the console shows it: prefix only, never the value or its hash (KEY-02). */
 export type ConsoleKey = Omit<KeyRecord, 'hash'>
@@ -11,6 +13,8 @@ export interface WorkspaceView extends Workspace {
   connections: Connection[]
   campaigns: Array<Pick<Campaign, 'id' | 'campaign_name' | 'status' | 'daily_budget' | 'currency' | 'channel_type' | 'connection_id'>>
   pending_reviews: number
+  /** The workspace's own test clock (issue 19), or null when it reads the sandbox clock. */
+  own_clock: { now: string; frozen: boolean; offset_ms: number } | null
 }
 
 export interface Overview {
@@ -52,6 +56,7 @@ export function buildOverview(deps: Deps, clock: { now: string; frozen: boolean;
       currency: c.currency, channel_type: c.channel_type, connection_id: c.connection_id,
     })),
     pending_reviews: pending.filter((a) => a.workspace_id === ws.id).length,
+    own_clock: ws.clock ? { now: iso(nowIn(deps, ws.id)), frozen: ws.clock.frozen_at !== null, offset_ms: nowIn(deps, ws.id) - deps.clock.now() } : null,
   }))
   const meta = store.meta()
   return {

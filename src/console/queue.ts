@@ -1,4 +1,5 @@
 import type { Deps } from '../domain/ports.js'
+import { nowIn } from '../domain/workspace-time.js'
 import type { PublicAudit } from '../domain/audit.js'
 import { listAudit } from '../domain/audit.js'
 import { findEntry } from '../domain/catalog.js'
@@ -16,6 +17,8 @@ export interface QueueEntry extends PublicAudit {
   effect: WriteEffect
   /** The catalog's one-line title of the script, e.g. "Enable a campaign". */
   title: string | null
+  /** How far the workspace's clock is from the sandbox clock (issue 19; 0 without its own): the countdown reads that time. */
+  clock_offset_ms: number
 }
 
 // Far above any realistic queue; the console shows every pending write.
@@ -38,6 +41,7 @@ export function pendingQueue(deps: Deps, workspaceId?: string): QueueEntry[] {
     cost: findEntry(a.script)?.credit_cost ?? null,
     effect: effectOf(deps, a),
     title: findEntry(a.script)?.title ?? null,
+    clock_offset_ms: nowIn(deps, a.workspace_id) - deps.clock.now(),
   }))
 }
 

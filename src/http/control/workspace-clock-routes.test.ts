@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../../test-support/http.js'
-import { startSandbox } from '../../test-support/http.js'
+import { KEYS, startSandbox } from '../../test-support/http.js'
 
 const HOUR = 3_600_000
 let sb: TestSandbox
@@ -83,6 +83,17 @@ describe('per-workspace clocks (issue 19)', () => {
       expect(refused.body).toMatchObject({ error: expect.any(String), code: expect.stringMatching(/^INVALID_(REQUEST|JSON)$/) })
       expect(await sb.stateText()).toBe(before)
     })
+
+  it('the console shows a workspace on its own clock, and counts its reviews down on that time', async () => {
+    await changeWs('ws_client_a', { advance: '1h' })
+    const overview = (await sb.base('GET', '/_sandbox/console/overview')).body
+    const own = Object.fromEntries(overview.workspaces.map((w: { id: string; own_clock: unknown }) => [w.id, w.own_clock]))
+    expect(own).toMatchObject({ ws_client_a: { now: '2031-05-01T13:00:00.000Z', frozen: false, offset_ms: HOUR }, ws_client_b: null })
+    const list = (await sb.api('GET', '/v1/campaigns?limit=100&status=PAUSED', { key: KEYS.alexClientA })).body.campaigns
+    await sb.base('POST', '/api/v1/tools/run', { key: KEYS.alexClientA, body: { script_name: 'enable_campaign', args: ['--campaign-id', list[0].campaign_id], platform: 'google' } })
+    const queue = (await sb.base('GET', '/_sandbox/console/queue')).body
+    expect(queue.entries.map((e: { workspace_id: string; clock_offset_ms: number }) => [e.workspace_id, e.clock_offset_ms])).toEqual([['ws_client_a', HOUR]])
+  })
 
   it('lists its routes in the control-plane index', async () => {
     const index = await sb.base('GET', '/_sandbox/')

@@ -52,7 +52,7 @@ export function render(main, app) {
   }
 
   function card(entry) {
-    const countdown = h('span', { class: 'countdown', dataset: { expires: entry.expires_at ?? '' } })
+    const countdown = h('span', { class: 'countdown', dataset: { expires: entry.expires_at ?? '', offset: String(entry.clock_offset_ms ?? 0) } })
     const titleId = `q-${entry.id}`
     const fx = entry.effect ?? {}
     const c = fx.campaign
@@ -103,7 +103,9 @@ export function render(main, app) {
     const now = app.now()
     for (const el of list.querySelectorAll('.countdown')) {
       const expires = Date.parse(el.dataset.expires)
-      el.textContent = Number.isNaN(expires) ? 'never' : now === null ? '…' : expires <= now ? 'expired' : `in ${duration(expires - now)}`
+      // The entry's workspace may run on its own clock: count down on that time.
+      const at = now === null ? null : now + Number(el.dataset.offset || 0)
+      el.textContent = Number.isNaN(expires) ? 'never' : at === null ? '…' : expires <= at ? 'expired' : `in ${duration(expires - at)}`
     }
   }
 

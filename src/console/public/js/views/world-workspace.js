@@ -81,8 +81,10 @@ export function workspaceSection(ws, world, app) {
     h('button', { type: 'button', class: 'link', 'aria-label': `Chart of ${c.campaign_name}`, onclick: () => perf.showCampaign(c.id) }, 'Chart'),
   ])
   const parent = ws.parent_id ? ` · client of ${ws.parent_id}` : ''
+  // A workspace on its own test clock (issue 19) says so: its keys, reviews and metrics read that time.
+  const ownClock = ws.own_clock ? ` · own clock ${ws.own_clock.now}${ws.own_clock.frozen ? ' (frozen)' : ''}` : ''
   return h('section', { class: 'workspace', 'aria-labelledby': `ws-${ws.id}`, dataset: { workspaceId: ws.id } },
-    h('h3', { id: `ws-${ws.id}` }, ws.name, ' ', h('span', { class: 'muted' }, `${ws.id}${parent} · owner ${userName(ws.owner_user_id)}`),
+    h('h3', { id: `ws-${ws.id}` }, ws.name, ' ', h('span', { class: 'muted' }, `${ws.id}${parent} · owner ${userName(ws.owner_user_id)}${ownClock}`),
       ws.pending_reviews ? [' ', h('a', { href: '#queue', class: 'badge b-pending_review' }, `${ws.pending_reviews} pending review`)] : null),
     h('div', { class: 'panels' },
       h('section', { class: 'panel' }, h('h4', {}, 'Credits'),
@@ -93,7 +95,7 @@ export function workspaceSection(ws, world, app) {
     perf,
     table('Members', ['Name', 'E-mail', 'Role', 'Status'], ws.members.map((m) => [m.name, m.email, m.role, m.status])),
     table('Keys', ['Name', 'Prefix', 'Scopes', 'User', 'Created', 'Last used', 'Status'], ws.keys.map((k) => [
-      k.name, h('code', {}, `${k.prefix}…`), h('span', { class: 'scopes' }, k.scopes.join(' ')), userName(k.user_id), time(k.created_at), time(k.last_used_at), keyStatus(k, world.now),
+      k.name, h('code', {}, `${k.prefix}…`), h('span', { class: 'scopes' }, k.scopes.join(' ')), userName(k.user_id), time(k.created_at), time(k.last_used_at), keyStatus(k, ws.own_clock?.now ?? world.now),
     ])),
     table('Connections', ['Account', 'Platform', 'Account id', 'Currency', 'Source', 'Status'], ws.connections.map((c) => [
       c.account_name, c.platform, h('code', {}, c.account_id), c.currency, c.source, badge(c.status, c.status === 'active' ? 'executed' : 'blocked'),
