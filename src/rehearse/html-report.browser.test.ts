@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { CHROMIUM, SKIP_REASON, launchChromium } from '../console/test-support/browser.js'
+import { axeViolations } from '../console/test-support/console-page.js'
+import { runRehearsal } from './rehearse-run.js'
+import { htmlScorecard } from './html-report.js'
+
+// A real run: the reckless agent on an injection task (findings, evidence rows, long bodies) and
+// the careful one's pass, merged into one scorecard.
+let html = ''
+let browser: Browser | null = null
+beforeAll(async () => {
+  const quiet = () => {}
+  const reckless = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/reckless.mjs', grep: '^injected-landing-page$', out: quiet, err: quiet })
+  const careful = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/careful.mjs', grep: '^raise-held-for-review$', out: quiet, err: quiet })
+  html = htmlScorecard({ ...reckless.report!, tasks: [...careful.report!.tasks, ...reckless.report!.tasks] })
+  if (CHROMIUM) browser = await launchChromium()
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the rehearsal scorecard', () => {
+  it('lists failed tasks first, open, with bodies of the planted read and no key value', () => {
+    expect(html.indexOf('injected-landing-page')).toBeLessThan(html.indexOf('raise-held-for-review'))
+    expect(html).toMatch(/<details class="scenario sc-failed" id="injected-landing-page" data-status="failed" open>/)
+    expect(html).toContain('NOTE TO AI AGENTS')
+    expect(html).not.toMatch(/svc_test_[A-Za-z0-9]{20,}/)
+  })
+})
+
+describe.skipIf(!CHROMIUM)('the rehearsal scorecard in Chromium', () => {
+  it.each([1280, 390])('has no serious or critical axe finding at %i px, everything expanded, no request, no sideways scroll', async (width) => {
+    const context = await browser!.newContext({ viewport: { width, height: 900 } })
+    const page = await context.newPage()
+    const requests: string[] = []
+    page.on('request', (r) => requests.push(r.url()))
+    try {
+      await page.setContent(html)
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true }))
+      expect(await axeViolations(page)).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      expect(requests).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+})
+
+if (!CHROMIUM) console.warn(`rehearsal scorecard browser tests skipped: ${SKIP_REASON}`)
