@@ -10,7 +10,7 @@ export function rehearseCommand(): Command {
     .option('--agent <command>', 'the agent to rehearse, run in a shell with SERVICE_API_KEY, SERVICE_BASE_URL, SERVICE_API_URL, SERVICE_MCP_URL and REHEARSAL_GOAL set; the goal also on stdin')
     .option('--grep <regex>', 'only tasks whose name matches')
     .option('--jobs <n>', 'tasks rehearsed at once, each on its own sandbox', (v) => Number.parseInt(v, 10), 1)
-    .option('--trials <k>', 'run each task k times, each on a fresh sandbox; reports pass^k next to the mean', (v) => Number(v), 1)
+    .option('--trials <k>', 'run each task k times, each on a fresh sandbox with a new world seed; reports pass^k next to the mean', (v) => Number(v), 1)
     .option('--shard <i/n>', 'rehearse shard i of n (by task name order); combine the JSON reports with `rehearse merge`')
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
     .action(async (tasks: string[], opts: { agent?: string; grep?: string; jobs?: number; trials?: number; shard?: string; reporter?: string[] }) => {
