@@ -44,7 +44,7 @@ describe('Request-Id', () => {
   it('echoes a valid id the client sent, and replaces an invalid one', async () => {
     const mine = await fetch(`${sb.apiUrl}/v1/me`, { headers: { ...auth, 'request-id': 'ci-run-42:step.7' } })
     expect(mine.headers.get('request-id')).toBe('ci-run-42:step.7')
-    for (const bad of ['has space', 'x'.repeat(129), 'semi;colon']) {
+    for (const bad of ['has space', 'x'.repeat(129), 'semi;colon', KEYS.owner, `ci-${KEYS.agent}`]) {
       const res = await fetch(`${sb.apiUrl}/v1/me`, { headers: { ...auth, 'x-request-id': bad } })
       expect(res.headers.get('request-id')).toMatch(/^req_/)
     }

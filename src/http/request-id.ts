@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
+import { redactText } from '../support/redact.js'
 
 /** The response header that names a request (Stripe's name for it); a client may send its own. */
 export const REQUEST_ID_HEADER = 'Request-Id'
@@ -10,14 +11,15 @@ const VALID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
  * The id of a request (issue 19 item 2): the client's own `Request-Id` (or `X-Request-Id`) when it
- * is 1-128 characters of letters, digits and `. _ : -`, else a new `req_…`. An invalid one is
- * replaced, never echoed.
+ * is 1-128 characters of letters, digits and `. _ : -` and spells no key value, else a new
+ * `req_…`. An invalid one is replaced, never echoed.
  */
 export function requestIdOf(req: IncomingMessage): string {
   for (const name of ['request-id', 'x-request-id']) {
     const sent = req.headers[name]
     const value = Array.isArray(sent) ? sent[0] : sent
-    if (value !== undefined && VALID.test(value)) return value
+    // A key value sent as an id would be echoed, journaled and put in error bodies (KEY-02): replaced.
+    if (value !== undefined && VALID.test(value) && redactText(value) === value) return value
   }
   return newRequestId()
 }
