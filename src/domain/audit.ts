@@ -4,6 +4,13 @@ import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
 import { redactValue } from '../support/redact.js'
 
+/**
+ * History rows one page reads at most (sandbox decision): a narrow filter over a long history
+ * answers a short page with `has_more` and a `next_cursor` instead of holding the event loop while
+ * it reads the whole history from disk.
+ */
+export const PAGE_EXAMINE = 20_000
+
 /** Filters of `GET /_sandbox/audit` and `GET /api/v1/audit`; all optional, combined with AND. */
 export interface AuditFilter {
   workspace_id?: string
@@ -95,7 +102,7 @@ export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
   const within = filter.key_id !== undefined && filter.workspace_id !== undefined ? { field: 'workspace_id|key_id', value: `${filter.workspace_id}|${filter.key_id}` }
     : filter.key_id !== undefined ? { field: 'key_id', value: filter.key_id }
       : filter.workspace_id !== undefined ? { field: 'workspace_id', value: filter.workspace_id } : undefined
-  const page = audit.page({ where, limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review' })
+  const page = audit.page({ where, limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review', examine: PAGE_EXAMINE })
   // Without a row filter the kept counts are the exact total, whatever the page saw.
   const total = narrowed || filter.cursor ? page.total : within ? audit.count(within.field, within.value) : audit.size()
   return { entries: page.rows.map(publicAudit), total, limit, offset, has_more: page.next !== null, next_cursor: page.next }

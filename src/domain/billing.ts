@@ -3,6 +3,7 @@ import { nowIn } from './workspace-time.js'
 import type { Credits, LedgerEntry, Operation, Workspace } from './model.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
+import { PAGE_EXAMINE } from './audit.js'
 
 /** Who pays for what: the workspace is charged; every ledger line names the key (ERR-04). */
 export interface ChargeInput {
@@ -66,7 +67,7 @@ export function setCredits(deps: Deps, workspaceId: string, patch: Partial<Credi
  */
 export function creditsView(deps: Deps, workspace: Workspace, keyId: string, limit = 20, cursor: string | null = null) {
   const { ledger } = deps.store
-  const page = ledger.page({ where: (l) => l.workspace_id === workspace.id, limit, cursor, within: { field: 'workspace_id', value: workspace.id } })
+  const page = ledger.page({ where: (l) => l.workspace_id === workspace.id, limit, cursor, within: { field: 'workspace_id', value: workspace.id }, examine: PAGE_EXAMINE })
   const spent = -(ledger.aggregate<ReadonlyMap<string, number>>('spend_by_key').get(keyId) ?? 0)
   const current = deps.store.workspaces.get(workspace.id)?.credits ?? workspace.credits
   return {

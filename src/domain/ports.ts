@@ -46,6 +46,8 @@ export interface HistoryQuery<T> {
   pinnedOnly?: boolean
   /** A counted field and value every match has: the scan stops once it has seen all such rows. */
   within?: { field: string; value: string }
+  /** Rows to read at most; a page that stops there is short, and its `next` continues after the last row read. */
+  examine?: number
 }
 
 export interface HistoryPage<T> {

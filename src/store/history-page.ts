@@ -35,9 +35,17 @@ export function pageOf<T extends { id: string }>(table: LogTable<T>, query: Hist
   if (seqs) {
     for (const seq of seqs) if (!visit(seq)) break
   } else {
-    for (let seq = below - 1; seq >= 0; seq--) {
+    const stopAt = Math.max(0, below - (query.examine ?? Infinity))
+    let seq = below - 1
+    for (; seq >= 0; seq--) {
       if (within && within.left <= 0) break
       if (!visit(seq)) break
+      // Read as much as the caller allows: what is left is for the next page.
+      if (seq === stopAt && seq > 0 && !more && (!within || within.left > 0)) {
+        more = true
+        last = seq
+        break
+      }
     }
   }
   // A page that starts at a cursor saw only part of the history, so it cannot say how much matches in all.

@@ -97,6 +97,21 @@ describe('history tables on disk', () => {
     expect(again.audit.get('aud_1')?.status).toBe('failed')
   })
 
+  it('reads at most `examine` rows per page and continues from the last row read, so a narrow filter never reads the whole history at once', async () => {
+    const store = await openAt(file)
+    await write(store, 0, 100)
+    const where = (r: AuditEntry) => r.workspace_id === 'ws_b'
+    const pages: string[][] = []
+    let cursor: string | null = null
+    do {
+      const page = store.audit.page({ where, limit: 100, examine: 30, cursor })
+      pages.push(ids(page.rows))
+      cursor = page.next
+    } while (cursor && pages.length < 10)
+    expect(pages.map((p) => p.length)).toEqual([10, 10, 10, 4])
+    expect(pages.flat()).toEqual(Array.from({ length: 34 }, (_, i) => `aud_${99 - 3 * i}`))
+  })
+
   it('resumes from the checkpoint and the log tail exactly as from a full replay', async () => {
     const store = await openAt(file)
     await write(store, 0, 300)
