@@ -18,8 +18,9 @@ export interface WorldCopy {
 /**
  * Seeds a second, independent instance of `world` beside what the store holds (issue 19: parallel
  * scenarios on one running sandbox). Users, workspaces and connections get the world's ids plus a
- * suffix, keys get fresh random values; names, emails, scopes, policies and campaign generation are
- * the world's, so a scenario written for the world runs unchanged once its ids are mapped.
+ * suffix, keys fresh random values behind the world's key prefixes; names, emails, scopes, policies
+ * and campaign generation are the world's, so a scenario written for the world runs unchanged once
+ * its ids are mapped.
  */
 export function copyWorld(deps: Deps, world: World, onConnection?: ConnectionSeeder): WorldCopy {
   const suffix = deps.ids.next('c').slice(2).toLowerCase()
@@ -30,7 +31,7 @@ export function copyWorld(deps: Deps, world: World, onConnection?: ConnectionSee
     users: world.users.map((u) => ({ ...u, id: map(u.id) })),
     workspaces: world.workspaces.map((w) => ({ ...w, id: map(w.id), owner: map(w.owner), parent: w.parent ? map(w.parent) : w.parent })),
     memberships: world.memberships.map((m) => ({ ...m, user: map(m.user), workspace: map(m.workspace) })),
-    keys: world.keys.map((k) => ({ ...k, user: map(k.user), workspace: k.workspace === null ? null : map(k.workspace), value: `svc_test_${deps.ids.secret(32)}` })),
+    keys: world.keys.map((k) => ({ ...k, user: map(k.user), workspace: k.workspace === null ? null : map(k.workspace), value: copyValue(deps, k.value) })),
     connections: world.connections.map((c) => ({ ...c, id: map(c.id), workspace: map(c.workspace) })),
   }
   const origin = Object.fromEntries(world.connections.map((c) => [map(c.id), c.id]))
@@ -38,4 +39,10 @@ export function copyWorld(deps: Deps, world: World, onConnection?: ConnectionSee
   const seeder: ConnectionSeeder | undefined = onConnection && ((d, id, settings, seed) => onConnection(d, id, { ...settings, seed_as: origin[id] }, seed))
   const keys = seedWorld(deps, copy, seeder)
   return { world: world.name, suffix, ids, workspaces: copy.workspaces.map((w) => w.id), keys }
+}
+
+// A fresh secret behind the world key's prefix (`svc_test_age…`), so what a scenario reads of a key (its prefix) stays the world's.
+function copyValue(deps: Deps, value: string): string {
+  const prefix = value.slice(0, 12)
+  return `${prefix}${deps.ids.secret(Math.max(32 - (prefix.length - 'svc_test_'.length), 8))}`
 }
