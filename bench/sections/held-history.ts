@@ -4,7 +4,8 @@ import type { LoadSettings } from './compare.js'
 import { fire, probe } from '../lib/load.js'
 import { budgetChange, heldWrite } from '../lib/operations.js'
 import { AUTH } from '../lib/servers.js'
-import { median, medianOf, ratio } from '../lib/stats.js'
+import type { Spread } from '../lib/stats.js'
+import { median, medianOf, ratio, spreadOf } from '../lib/stats.js'
 
 /** Issue 17 item 3: the same retried held write whose pending entry is older, or newer, than the history. */
 export interface HeldHistoryRow {
@@ -18,6 +19,8 @@ export interface HeldHistoryRow {
   ratio: number
   /** Median over runs of ENABLED ÷ PAUSED server CPU ms per request: the steadier figure on a busy machine. */
   cpu_ratio: number
+  /** How the per-round CPU ratios spread. */
+  cpu_ratio_spread: Spread
   runs: Array<{ enabled: LoadFigures; paused: LoadFigures; ratio: number; cpu_ratio: number }>
 }
 
@@ -60,6 +63,7 @@ export async function measureHeldHistory(options: { sandbox: Hosts; settings: Lo
     paused: medianOf(runs.map((r) => r.paused), FIELDS),
     ratio: median(runs.map((r) => r.ratio)),
     cpu_ratio: median(runs.map((r) => r.cpu_ratio)),
+    cpu_ratio_spread: spreadOf(runs.map((r) => r.cpu_ratio)),
     runs,
   }
 }
