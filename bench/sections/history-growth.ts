@@ -50,10 +50,13 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       const peak = rssMb(sandbox.pid, 'VmHWM')
       await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000))
       const idle = rssMb(sandbox.pid, 'VmRSS')
-      await sandbox.stop()
+      // Idle keep-alive sockets would hold the server's close past the grace period (a SIGKILL: no checkpoint at close).
+      agent.destroy()
+      await sandbox.child.stop(60_000)
       const logBytes = sizeOf(`${state}.log`)
       const resumed = await startSandbox({ root, state })
       sandbox = resumed
+      agent = new Agent({ keepAlive: true, maxSockets: 64 })
       const row: HistoryGrowthRow = {
         writes: written, rss_mb: rss, idle_rss_mb: idle, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
         resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
@@ -71,7 +74,7 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
 /** Seconds without requests before the idle RSS reading (V8's memory reducer shrinks the heap after a few). */
 const IDLE_SECONDS = 10
 
-const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+let agent = new Agent({ keepAlive: true, maxSockets: 64 })
 
 async function writeUntil(sandbox: RunningServer, plan: { campaigns: string[]; from: number; to: number; workers: number }): Promise<number> {
   let written = plan.from

@@ -17,7 +17,7 @@ export interface CompactionOptions {
   minDeadBytes?: number
   /** … and this share of the log (default 0.5). */
   deadRatio?: number
-  /** Write an index checkpoint after this many bytes appended since the last (default 64 MiB). */
+  /** Write an index checkpoint after this many bytes appended since the last (default 32 MiB): the most a resume after a crash replays. */
   checkpointBytes?: number
   /** Rows copied per event-loop turn while compacting (default 2000). */
   batchRows?: number
@@ -123,7 +123,7 @@ export class StateLogFile {
       void this.compact().catch(() => undefined)
       return
     }
-    if (this.#checkpointDue || this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 64 << 20)) this.checkpoint()
+    if (this.#checkpointDue || this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 32 << 20)) this.checkpoint()
   }
 
   /** Compacts now (or joins the running compaction). Rejects if a step failed; the old log then stays in use. */
