@@ -1,0 +1,70 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { LoadFigures, Target } from './lib/load.js'
+import type { RunningServer } from './lib/servers.js'
+import { fire, probe } from './lib/load.js'
+import { budgetChange, firstCampaignId, heldWrite, runScript } from './lib/operations.js'
+import { guardChildren, killAll } from './lib/processes.js'
+import { startSandbox } from './lib/servers.js'
+import { median, ratio, round, spreadOf } from './lib/stats.js'
+
+/**
+ * Two builds of the sandbox side by side on a busy machine: `npx tsx bench/ab.ts --before <root>
+ * --after <root>` starts both (each root must hold a built `dist/`), then fires each operation at
+ * them in interleaved rounds (before, after, after, before, …) and prints the median req/s and
+ * server CPU per request of each, with the per-round ratios. Both builds run at once, so each
+ * round sees the same machine: the way to tell a change's effect from other load.
+ */
+const OPERATIONS: Record<string, (s: RunningServer, campaign: string) => Target> = {
+  get: (s) => ({ url: `${s.apiUrl}/v1/campaigns`, method: 'GET', headers: { authorization: 'Bearer svc_test_benchOwner0000000000000000000000' }, status: 200, pid: s.pid }),
+  list: (s) => runScript(s, 'list_campaigns', []),
+  held: (s, campaign) => heldWrite(s, campaign),
+  budget: (s, campaign) => budgetChange(s, campaign),
+}
+
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' }, after: { type: 'string' }, only: { type: 'string', default: 'get,list,held,budget' },
+    rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
+  },
+})
+if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget] [--rounds 6] [--duration 3]')
+const load = { connections: Number(values.connections), seconds: Number(values.duration) }
+guardChildren()
+const dir = await mkdtemp(join(tmpdir(), 'adops-bench-ab-'))
+const servers: RunningServer[] = []
+try {
+  const before = await startSandbox({ root: resolve(values.before), state: join(dir, 'before.json') })
+  servers.push(before)
+  const after = await startSandbox({ root: resolve(values.after), state: join(dir, 'after.json') })
+  servers.push(after)
+  const campaigns = [await firstCampaignId(before), await firstCampaignId(after)]
+  for (const name of values.only.split(',')) {
+    const make = OPERATIONS[name]
+    if (!make) throw new Error(`--only: unknown operation "${name}" (${Object.keys(OPERATIONS).join(', ')})`)
+    const targets = [make(before, campaigns[0]), make(after, campaigns[1])]
+    for (const target of targets) {
+      await probe(target)
+      await fire(target, { ...load, seconds: 1 })
+    }
+    const rounds: Array<[LoadFigures, LoadFigures]> = []
+    for (let i = 0; i < Number(values.rounds); i++) {
+      const order = i % 2 === 0 ? [0, 1] : [1, 0]
+      const got: LoadFigures[] = []
+      for (const side of order) got[side] = await fire(targets[side], load)
+      rounds.push([got[0], got[1]])
+    }
+    const side = (k: 0 | 1) => `${Math.round(median(rounds.map((r) => r[k].rps)))} req/s, ${round(median(rounds.map((r) => r[k].cpu_ms_per_request ?? Number.NaN)), 3)} CPU-ms/req`
+    const ratios = rounds.map(([b, a]) => ratio(a.rps, b.rps))
+    const failures = rounds.reduce((n, [b, a]) => n + b.failures + a.failures, 0)
+    const spread = spreadOf(ratios)
+    process.stdout.write(`${name}: before ${side(0)} · after ${side(1)} · after ÷ before ${median(ratios)}× req/s (rounds ${spread.min}–${spread.max})${failures ? ` · ${failures} failed` : ''}\n`)
+  }
+} finally {
+  await Promise.all(servers.map((s) => s.stop()))
+  killAll()
+  await rm(dir, { recursive: true, force: true })
+}
+process.exit(0)
