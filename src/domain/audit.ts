@@ -85,27 +85,36 @@ export function getAuditEntry(deps: Deps, id: string, workspaceId?: string): Aud
 export function listAudit(deps: Deps, filter: AuditFilter = {}): AuditPage {
   const limit = filter.limit ?? 100
   const offset = filter.offset ?? 0
-  const since = filter.since ? Date.parse(filter.since) : null
   const { audit } = deps.store
-  const inScope = (e: AuditEntry) => filter.workspace_id === undefined || e.workspace_id === filter.workspace_id
-  for (const pending of audit.pinned()) if (pending.status === 'pending_review' && inScope(pending)) refreshExpiry(deps, pending)
-  const narrowed = filter.status !== undefined || filter.decision !== undefined || filter.script !== undefined || filter.key_prefix !== undefined || since !== null
-  const where = (e: AuditEntry) =>
-    inScope(e) &&
+  for (const pending of audit.pinned()) {
+    if (pending.status === 'pending_review' && (filter.workspace_id === undefined || pending.workspace_id === filter.workspace_id)) refreshExpiry(deps, pending)
+  }
+  const within = countedScope(filter)
+  const page = audit.page({ where: matcher(filter), limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review', examine: PAGE_EXAMINE })
+  const narrowed = filter.status !== undefined || filter.decision !== undefined || filter.script !== undefined || filter.key_prefix !== undefined || filter.since !== undefined
+  // Without a row filter the kept counts are the exact total, whatever the page saw.
+  const total = narrowed || filter.cursor ? page.total : within ? audit.count(within.field, within.value) : audit.size()
+  return { entries: page.rows.map(publicAudit), total, limit, offset, has_more: page.next !== null, next_cursor: page.next }
+}
+
+function matcher(filter: AuditFilter): (e: AuditEntry) => boolean {
+  const since = filter.since ? Date.parse(filter.since) : null
+  return (e) =>
+    (filter.workspace_id === undefined || e.workspace_id === filter.workspace_id) &&
     (filter.status === undefined || e.status === filter.status) &&
     (filter.decision === undefined || e.decision === filter.decision) &&
     (filter.script === undefined || e.script === filter.script) &&
     (filter.key_id === undefined || e.key_id === filter.key_id) &&
     (filter.key_prefix === undefined || e.key_prefix.startsWith(filter.key_prefix)) &&
     (since === null || Date.parse(e.at) >= since)
+}
+
+/** The counted field every match shares (an early stop, and the exact total without row filters). */
+function countedScope(filter: AuditFilter): { field: string; value: string } | undefined {
   // An unpinned key can write in several workspaces: its entries in one are counted as a pair.
-  const within = filter.key_id !== undefined && filter.workspace_id !== undefined ? { field: 'workspace_id|key_id', value: `${filter.workspace_id}|${filter.key_id}` }
-    : filter.key_id !== undefined ? { field: 'key_id', value: filter.key_id }
-      : filter.workspace_id !== undefined ? { field: 'workspace_id', value: filter.workspace_id } : undefined
-  const page = audit.page({ where, limit, offset, cursor: filter.cursor ?? null, within, pinnedOnly: filter.status === 'pending_review', examine: PAGE_EXAMINE })
-  // Without a row filter the kept counts are the exact total, whatever the page saw.
-  const total = narrowed || filter.cursor ? page.total : within ? audit.count(within.field, within.value) : audit.size()
-  return { entries: page.rows.map(publicAudit), total, limit, offset, has_more: page.next !== null, next_cursor: page.next }
+  if (filter.key_id !== undefined && filter.workspace_id !== undefined) return { field: 'workspace_id|key_id', value: `${filter.workspace_id}|${filter.key_id}` }
+  if (filter.key_id !== undefined) return { field: 'key_id', value: filter.key_id }
+  return filter.workspace_id === undefined ? undefined : { field: 'workspace_id', value: filter.workspace_id }
 }
 
 /** Identifies "the same write": same workspace, key, script, platform and ordered args. */
