@@ -36,7 +36,8 @@ export function keepBody(body: string | Buffer, cap: number): KeptBody {
 
 /**
  * `keepBody` that hands back its previous answer for the same text and cap: a list body reused
- * request after request (`jsonText`) is masked once, not once per exchange.
+ * request after request (`jsonText`) is masked once, not once per exchange. Only a body kept
+ * whole and unchanged by masking is remembered, so no secret outlives its exchange here.
  */
 export class LastKept {
   #text: string | null = null
@@ -45,12 +46,13 @@ export class LastKept {
 
   keep(body: string | Buffer, cap: number): KeptBody {
     if (typeof body !== 'string') return keepBody(body, cap)
-    if (body !== this.#text || cap !== this.#cap) {
-      this.#kept = keepBody(body, cap)
-      this.#text = body
-      this.#cap = cap
-    }
-    return this.#kept
+    if (body === this.#text && cap === this.#cap) return this.#kept
+    const kept = keepBody(body, cap)
+    const clean = kept.truncated === null && kept.text === body
+    this.#text = clean ? body : null
+    this.#cap = cap
+    this.#kept = kept
+    return kept
   }
 }
 

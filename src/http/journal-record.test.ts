@@ -13,22 +13,40 @@ describe('journal records reused between exchanges', () => {
     expect(first.record.authorization).toBe('Bearer svc_test_Zq9…[redacted]')
     const changed = redactHeaders({ host: 'a', authorization: `Bearer ${OTHER}` })
     expect(changed.record.authorization).toBe('Bearer svc_test_Aa1…[redacted]')
-    const more = redactHeaders({ host: 'a', authorization: `Bearer ${OTHER}`, 'x-note': KEY })
-    expect(more.record).toEqual({ host: 'a', authorization: 'Bearer svc_test_Aa1…[redacted]', 'x-note': 'svc_test_Zq9…[redacted]' })
     const fewer = redactHeaders({ host: 'a' })
     expect(fewer.record).toEqual({ host: 'a' })
-    expect(JSON.stringify([first, changed, more, fewer])).not.toContain(KEY.slice(12))
+    expect(redactHeaders({ host: 'b' }).record).toEqual({ host: 'b' })
+    expect(JSON.stringify([first, changed, fewer])).not.toContain(KEY.slice(12))
   })
 
-  it('masks a body once per distinct text and cap, with the same answer as a fresh keep', () => {
+  it('never reuses an answer for headers whose masking changed a non-credential header', () => {
+    const headers = { host: 'a', 'x-note': KEY }
+    const first = redactHeaders(headers)
+    expect(first.record).toEqual({ host: 'a', 'x-note': 'svc_test_Zq9…[redacted]' })
+    const again = redactHeaders({ ...headers })
+    expect(again).toEqual(first)
+    expect(again).not.toBe(first)
+  })
+
+  it('masks a clean body once per distinct text and cap, with the same answer as a fresh keep', () => {
     const kept = new LastKept()
-    const body = `{"key":"${KEY}","pad":"${'x'.repeat(2000)}"}`
+    const body = `{"pad":"${'x'.repeat(2000)}"}`
     const first = kept.keep(body, 64 * 1024)
+    expect(first).toEqual({ text: body, truncated: null })
     expect(kept.keep(`${body}`, 64 * 1024)).toBe(first)
-    expect(first.text).not.toContain(KEY.slice(12))
     const cut = kept.keep(body, 1024)
     expect(cut).not.toBe(first)
     expect(cut.truncated?.bytes).toBe(Buffer.byteLength(body))
     expect(kept.keep(Buffer.from(body), 1024)).toEqual(cut)
+  })
+
+  it('does not remember a body that held a secret', () => {
+    const kept = new LastKept()
+    const body = `{"key":"${KEY}"}`
+    const first = kept.keep(body, 64 * 1024)
+    expect(first.text).toBe('{"key":"svc_test_Zq9…[redacted]"}')
+    const again = kept.keep(body, 64 * 1024)
+    expect(again).toEqual(first)
+    expect(again).not.toBe(first)
   })
 })

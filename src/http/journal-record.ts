@@ -32,23 +32,49 @@ export function redactQuery(query: unknown): { record: Record<string, unknown>; 
   return { record: text === '{}' ? {} : (JSON.parse(redactText(text)) as Record<string, unknown>), chars: text.length }
 }
 
-// The last headers redacted, as sent, and their redaction: a client sends the same headers request after request.
-let lastSent: Record<string, unknown> | null = null
-let lastRedacted: { record: Record<string, string>; chars: number } = { record: {}, chars: 0 }
+type Redacted = { record: Record<string, string>; chars: number }
+
+// The previous call's headers and answer (a client sends the same headers request after request).
+// No secret is kept for it: credential headers are kept masked, and headers that masking changed are not kept at all.
+let last: { shown: Record<string, string>; redacted: Redacted } | null = null
 
 /**
- * Request headers with credentials masked whatever their shape, and the characters they take. Equal
- * headers (same names, same string values) give the very same answer as the previous call, without
- * masking again.
+ * Request headers with credentials masked whatever their shape, and the characters they take.
+ * Headers that mask to the same record as the previous call's get its very answer, found by
+ * masking only the credential headers again.
  */
-export function redactHeaders(headers: IncomingHttpHeaders): { record: Record<string, string>; chars: number } {
-  if (lastSent && sameEntries(lastSent, headers)) return lastRedacted
-  lastRedacted = redactFresh(headers)
-  lastSent = { ...headers }
-  return lastRedacted
+export function redactHeaders(headers: IncomingHttpHeaders): Redacted {
+  if (last && masksAlike(last.shown, headers)) return last.redacted
+  const redacted = redactFresh(headers)
+  last = keepable(headers, redacted)
+  return redacted
 }
 
-function redactFresh(headers: IncomingHttpHeaders): { record: Record<string, string>; chars: number } {
+function keepable(headers: IncomingHttpHeaders, redacted: Redacted): typeof last {
+  const shown: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    const masked = redacted.record[name]
+    if (CREDENTIAL_HEADERS.has(name) && typeof value === 'string') shown[name] = masked
+    else if (value === masked) shown[name] = masked
+    // A repeated header, or one that held a secret: the next call masks afresh.
+    else return null
+  }
+  return { shown, redacted }
+}
+
+function masksAlike(shown: Record<string, string>, headers: IncomingHttpHeaders): boolean {
+  let count = 0
+  for (const name in headers) {
+    const value = headers[name]
+    const kept = shown[name]
+    if (typeof value !== 'string' || kept === undefined) return false
+    if (CREDENTIAL_HEADERS.has(name) ? redactCredential(value) !== kept : value !== kept) return false
+    count++
+  }
+  return count === Object.keys(shown).length
+}
+
+function redactFresh(headers: IncomingHttpHeaders): Redacted {
   const record: Record<string, string> = {}
   let chars = 0
   for (const [name, value] of Object.entries(headers)) {
