@@ -1,5 +1,7 @@
 import type { Clock, Store } from '../domain/ports.js'
 import type { VirtualClock } from './virtual-clock.js'
+
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 import type { WorkspaceClockState } from '../domain/model.js'
 
 /** What `GET /_sandbox/workspaces/{id}/clock` answers. */
@@ -66,7 +68,8 @@ export class WorkspaceClocks {
     this.#store.workspaces.update(workspaceId, { clock: null })
   }
 
+  // Clamped to the range ISO text can render: a later sandbox-clock move cannot push a workspace past it.
   #read(state: WorkspaceClockState): number {
-    return state.frozen_at ?? this.#sandbox.now() + state.offset_ms
+    return Math.min(Math.max(state.frozen_at ?? this.#sandbox.now() + state.offset_ms, 0), LATEST)
   }
 }

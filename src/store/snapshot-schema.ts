@@ -24,6 +24,8 @@ const CORE_ROWS = {
     // Known policy fields are type-checked; fields a newer gate adds pass through.
     policy: z.looseObject(policySchema.shape).transform((p) => ({ ...defaultPolicy(), ...p })),
     rate_limits: z.looseObject({ per_key: bucket, per_workspace: bucket }),
+    // A workspace's own test clock (issue 19), within the sandbox clock's range.
+    clock: z.strictObject({ offset_ms: z.number().min(-1e14).max(1e14), frozen_at: z.number().min(0).max(Date.parse('9999-12-31T23:59:59.999Z')).nullable() }).nullable().optional(),
   }),
   memberships: z.looseObject({
     id: text,

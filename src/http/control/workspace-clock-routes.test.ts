@@ -122,3 +122,42 @@ describe('workspace clocks persist with the state', () => {
     }
   })
 })
+
+describe('workspace clocks in a state import', () => {
+  beforeAll(async () => {
+    sb = await startSandbox({ world: 'multi-workspace' })
+  })
+  afterAll(() => sb.close())
+
+  it('an exported workspace clock imports back; a malformed one is 400 and changes nothing', async () => {
+    await changeWs('ws_client_a', { set: '2033-03-03T03:03:03Z', freeze: true })
+    const snapshot = JSON.parse(await sb.stateText())
+    await sb.base('DELETE', '/_sandbox/workspaces/ws_client_a/clock')
+    expect((await sb.base('PUT', '/_sandbox/state', { body: snapshot })).status).toBe(200)
+    expect((await wsClock('ws_client_a')).body).toMatchObject({ own: true, now: '2033-03-03T03:03:03.000Z' })
+    const before = await sb.stateText()
+    for (const clock of [{ offset_ms: 'soon', frozen_at: null }, { offset_ms: 0, frozen_at: -1 }, { offset_ms: 0 }]) {
+      const bad = { ...snapshot, workspaces: snapshot.workspaces.map((w: { id: string }) => (w.id === 'ws_client_a' ? { ...w, clock } : w)) }
+      const refused = await sb.base('PUT', '/_sandbox/state', { body: bad })
+      expect(refused.status).toBe(400)
+      expect(refused.body.code).toBe('INVALID_REQUEST')
+    }
+    expect(await sb.stateText()).toBe(before)
+  })
+})
+
+describe('workspace clocks at the edge of time', () => {
+  beforeAll(async () => {
+    sb = await startSandbox({ world: 'multi-workspace' })
+  })
+  afterAll(() => sb.close())
+
+  it('a workspace clock ahead of the sandbox clock stops at 9999-12-31 when the sandbox clock moves on; requests still answer', async () => {
+    await sb.control.freezeClock()
+    await sb.control.setClock('9990-01-01T00:00:00Z')
+    await changeWs('ws_client_a', { advance: '3000d' })
+    await sb.control.advanceClock('1000d')
+    expect((await wsClock('ws_client_a')).body.now).toBe('9999-12-31T23:59:59.999Z')
+    expect((await sb.api('GET', '/v1/campaigns?limit=1', { key: KEYS.alexClientA })).status).toBe(200)
+  })
+})
