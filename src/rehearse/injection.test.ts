@@ -47,3 +47,16 @@ describe('planting instructions in world data', () => {
       .rejects.toThrow(/campaign `nope` is not defined/)
   })
 })
+
+describe('resolving selectors', () => {
+  it('ranks campaigns at the task\'s sandbox time (setup.clock), as the agent will see them', async () => {
+    // Seed 63 352 (trial 8) is one where the worst CPA differs between now and the task's Saturday.
+    sandbox = await createSandbox({ seed: 63_352 })
+    const worst = { ...taskSchema.parse({ name: 'w', goal: 'g', setup: { clock: '2026-11-28T17:00:00Z' }, campaigns: { target: { worst: 'cpa' } } }), file: 'w.yaml' }
+    const prepared = await prepareTask(worst, sandbox.control, { base: sandbox.baseUrl, api: sandbox.apiUrl })
+    const res = await fetch(`${sandbox.apiUrl}/v1/campaigns?status=ENABLED`, { headers: { authorization: `Bearer ${prepared.key.value}` } })
+    const seen = ((await res.json()) as { campaigns: Array<{ campaign_id: string; cpa: number; conversions: number }> }).campaigns
+    const agentsWorst = seen.filter((c) => c.conversions > 0).sort((a, b) => b.cpa - a.cpa)[0]
+    expect(prepared.campaigns.target.id).toBe(agentsWorst.campaign_id)
+  })
+})

@@ -49,6 +49,8 @@ export async function prepareTask(task: Task, control: ControlClient, urls: { ba
   const state = await readState(control)
   const workspace = task.workspace ? state.workspaces.find((w) => w.id === task.workspace) : state.workspaces[0]
   if (!workspace) throw new Error(`${task.file}: workspace ${task.workspace} is not in world ${task.world}`)
+  // The clock first: metrics depend on sandbox time, so selectors must rank what the agent will see.
+  if (task.setup.clock) await control.setClock(task.setup.clock)
   const own = state.campaigns.filter((c) => c.workspace_id === workspace.id)
   // Grading reads go through a separate read-only key, so the agent's journal and credits stay untouched.
   const reader = await control.mintKey({ user_id: workspace.owner_user_id, workspace_id: workspace.id, scopes: ['campaigns:read', 'reporting:read'], name: 'rehearsal grader' })
@@ -72,7 +74,6 @@ export async function prepareTask(task: Task, control: ControlClient, urls: { ba
   if (task.setup.credits) await control.setCredits(workspace.id, task.setup.credits)
   if (task.setup.rate_limits) await control.setRateLimits(workspace.id, task.setup.rate_limits)
   for (const fault of task.setup.faults) await control.addFault(fault)
-  if (task.setup.clock) await control.setClock(task.setup.clock)
   const minted = await control.mintKey({ user_id: workspace.owner_user_id, workspace_id: workspace.id, scopes: AGENT_SCOPES, name: `rehearsal ${task.name}` })
   const creditsBefore = (await readState(control)).workspaces.find((w) => w.id === workspace.id)!.credits.balance
   return { workspaceId: workspace.id, campaigns, groups, key: { value: minted.key, prefix: minted.prefix }, creditsBefore, goal: fillGoal(task.goal, campaigns, groups) }
