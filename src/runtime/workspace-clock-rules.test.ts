@@ -7,7 +7,7 @@ import { KEYS, startSandbox } from '../test-support/http.js'
  * B start at the same instant; only A's clock moves, and each rule diverges between the two.
  */
 let sb: TestSandbox
-const A = { ws: 'ws_client_a', key: KEYS.alexClientA }
+const A: { ws: string; key: string } = { ws: 'ws_client_a', key: KEYS.alexClientA }
 const B = { ws: 'ws_client_b', key: KEYS.alexClientB }
 const advanceA = (advance: string) => sb.control.changeWorkspaceClock(A.ws, { advance })
 const run = (key: string, script_name: string, args: string[]) => sb.base('POST', '/api/v1/tools/run', { key, body: { script_name, args, platform: 'google' } })
