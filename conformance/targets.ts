@@ -2,7 +2,6 @@ import { createSandbox } from '../src/create-sandbox.js'
 import { ControlClient } from '../src/client/control-client.js'
 import type { Scenario } from './schema.js'
 import type { Capability, Target } from './types.js'
-import type { WorldCopyAnswer } from './world-copies.js'
 import { runsInCopy, supportsWorldCopies } from './world-copies.js'
 
 /** How scenarios reach a service: one `Target` per scenario. */
@@ -99,7 +98,7 @@ function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: s
     },
     async open(scenario) {
       if (copies && runsInCopy(scenario)) {
-        const copy = await control.request<WorldCopyAnswer>('POST', '/world-copies', { world: scenario.world })
+        const copy = await control.copyWorld(scenario.world)
         const credentials = Object.fromEntries(copy.keys.map((k) => [k.name, k.value]))
         return { ...base(credentials), workspaceClocks: copy.workspaces, renames: copy.ids }
       }

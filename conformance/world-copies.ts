@@ -2,13 +2,6 @@ import type { ControlClient } from '../src/client/control-client.js'
 import type { Scenario } from './schema.js'
 import type { Target } from './types.js'
 
-/** What `POST /_sandbox/world-copies` answers (issue 19). */
-export interface WorldCopyAnswer {
-  ids: Record<string, string>
-  workspaces: string[]
-  keys: Array<{ name: string; value: string }>
-}
-
 const NEEDED = ['POST /_sandbox/world-copies', 'POST /_sandbox/workspaces/:id/clock']
 
 /**

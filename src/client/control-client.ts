@@ -86,6 +86,11 @@ export class ControlClient {
     return this.request('DELETE', `/workspaces/${encodeURIComponent(workspaceId)}/clock`)
   }
 
+  /** Seeds an independent copy of a world beside the state (`POST /_sandbox/world-copies`); key values are shown once. */
+  copyWorld(world?: string, options: { clocks?: boolean } = {}): Promise<{ world: string; suffix: string; ids: Record<string, string>; workspaces: string[]; keys: WorldKey[] }> {
+    return this.request('POST', '/world-copies', { ...(world ? { world } : {}), ...options })
+  }
+
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
     const page = await this.request<{ entries: JournalEntry[] }>('GET', `/journal${queryString(query)}`)
     return page.entries
