@@ -42,7 +42,7 @@ describe('shards', () => {
       expect(lines.map((l) => l.type)).toEqual(['task', 'task', 'summary'])
       const html = await readFile(join(dir, 'all.html'), 'utf8')
       expect(html).toContain('1 passed, 1 failed')
-      expect(html.match(/<section>/g)).toHaveLength(2)
+      expect(html.match(/<details class="scenario /g)).toHaveLength(2)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
