@@ -106,18 +106,21 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   async function reset(name = options.world ?? 'default', seed?: number): Promise<WorldKey[]> {
     const next = await loadWorld(name)
     const worldSeed = seed ?? next.seed
-    const before = { state: store.snapshot(), clock: clock.state() }
+    const clockBefore = clock.state()
     clock.restore({ offset_ms: 0, frozen_at: null })
-    store.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
+    // Seeded into a scratch memory store first: a world that fails half-way leaves the state
+    // untouched (a refused request changes nothing) without reading the history back for a rollback.
+    const scratch = await openStore()
+    scratch.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
     let keys: WorldKey[]
     try {
-      keys = seedWorld(deps, { ...next, seed: worldSeed }, generateCampaigns)
+      // A fresh world's workspaces have no clocks of their own yet: they read the sandbox clock.
+      keys = seedWorld({ ...deps, store: scratch, clockFor: () => clock }, { ...next, seed: worldSeed }, generateCampaigns)
     } catch (error) {
-      // A world that fails half-way leaves the previous state untouched (a refused request changes nothing).
-      store.replace(before.state)
-      clock.restore(before.clock)
+      clock.restore(clockBefore)
       throw error
     }
+    store.replace(scratch.snapshot())
     world = next
     await store.commit()
     return keys
