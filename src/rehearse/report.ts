@@ -54,7 +54,9 @@ function reliability(runs: TaskResult[]): { trials: number; pass_k: number; mean
 export function ttyLines(result: TaskResult): string[] {
   const e = result.efficiency
   const trial = result.trial ? ` #${result.trial}` : ''
-  const head = `${result.passed ? pc.green('✓') : pc.red('✗')} ${result.task}${trial} ${pc.dim(`${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms`)}`
+  // With --trials each run has its own world seed: shown so a failing trial can be told apart and replayed.
+  const seed = result.trial && result.seed !== undefined ? ` · seed ${result.seed}` : ''
+  const head = `${result.passed ? pc.green('✓') : pc.red('✗')} ${result.task}${trial} ${pc.dim(`${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms${seed}`)}`
   const lines = [head]
   for (const reason of result.reasons) lines.push(`    ${pc.red(reason)}`)
   for (const f of result.findings) {
