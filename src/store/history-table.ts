@@ -53,9 +53,8 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   }
 
   get nextSeq(): number { return this.#seqs.next }
-  /** Whether rows changed since the last flush (a checkpoint must wait: it may only describe what the log holds). */
+  /** Unflushed rows (a checkpoint waits for them), and the counted fields (a checkpoint under others is replayed). */
   get hasDirty(): boolean { return this.#dirty.size > 0 }
-  /** The counted fields (a checkpoint made under other ones cannot be used). */
   get countedFields(): string[] { return [...this.#tallies.counts.keys()] }
 
   get(id: string): T | undefined {
