@@ -42,6 +42,16 @@ describe('rehearsing one task', () => {
     expect(me).toContain('"ws_acme"')
     expect(result.efficiency.calls).toBe(1)
   })
+
+  it('keeps no key value in the report: the agent\'s output and the transcript bodies are masked', async () => {
+    const leaky = 'echo "my key is $SERVICE_API_KEY" >&2; echo "$SERVICE_API_KEY"; curl -s -o /dev/null -H "authorization: Bearer $SERVICE_API_KEY" -H "content-type: application/json" -d "{\\"script_name\\":\\"list_campaigns\\",\\"args\\":[\\"--note\\",\\"$SERVICE_API_KEY\\"]}" "$SERVICE_BASE_URL/api/v1/tools/run"'
+    const result = await rehearseTask(task({ allow: ['key-sent-as-data'] }), { agent: leaky })
+    const report = JSON.stringify(result)
+    expect(report).not.toMatch(/svc_test_[A-Za-z0-9]{20,}/)
+    expect(result.agent.stdout).toMatch(/svc_test_\w*…\[redacted\]/)
+    expect(result.agent.stderr).toMatch(/my key is svc_test_\w*…\[redacted\]/)
+    expect(result.transcript[0].request_body).toMatch(/…\[redacted\]/)
+  })
 })
 
 describe('task faults', () => {

@@ -103,7 +103,7 @@ async function gradeRun(options: { task: Task; prepared: PreparedTask; control: 
     seed: state.meta?.seed,
     transcript: exchanges.map((e) => ({ seq: e.seq, sandbox_time: e.sandbox_time, method: e.method, path: e.path, status: e.status, write: writeOf(e)?.outcome ?? null, request_body: bounded(e.request.body), response_body: bounded(e.response.body) })),
     efficiency: { calls: exchanges.length, credits: creditsUsed, sandbox_seconds: options.sandboxSeconds, wall_ms: exit.wall_ms },
-    agent: { code: exit.code, signal: exit.signal, stopped: exit.stopped, stdout: exit.stdout, stderr: exit.stderr },
+    agent: { code: exit.code, signal: exit.signal, stopped: exit.stopped, stdout: redactText(exit.stdout), stderr: redactText(exit.stderr) },
   }
 }
 
