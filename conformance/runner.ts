@@ -23,7 +23,7 @@ import { inParallel } from '../src/support/pool.js'
 
 /** What a run emits, in order; reporters render these (the runner never prints). */
 export type RunEvent =
-  | { type: 'run-start'; total: number; target: string; jobs: number; resets?: string }
+  | { type: 'run-start'; total: number; target: string; jobs: number; resets?: string; copies?: boolean }
   | { type: 'scenario-start'; id: string; title: string }
   | { type: 'step'; scenario: string; result: StepResult }
   | { type: 'scenario-end'; result: ScenarioResult }
@@ -109,9 +109,9 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     for (const r of options.reporters ?? []) r.onEvent?.(event, secrets)
   }
   const jobs = factory.isolated ? Math.max(1, options.jobs ?? availableParallelism()) : 1
-  // A running sandbox is reset to each scenario's world: say so before anything is lost (issue 18).
+  // A running sandbox is reset to each scenario's world (or gets copies of it): say so before anything is lost (issue 18).
   const resets = given.kind === 'url' ? given.describe.replace(/^running sandbox at /, '') : undefined
-  emit({ type: 'run-start', total: selected.length, target: factory.describe, jobs, ...(resets ? { resets } : {}) })
+  emit({ type: 'run-start', total: selected.length, target: factory.describe, jobs, ...(resets ? { resets, copies: factory.isolated } : {}) })
   const runId = randomBytes(4).toString('hex')
   const runOne = async (scenario: Scenario): Promise<ScenarioResult> => {
     emit({ type: 'scenario-start', id: scenario.id, title: scenario.title })

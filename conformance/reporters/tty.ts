@@ -48,7 +48,7 @@ export function ttyReporter(out: NodeJS.WriteStream = process.stdout, options: {
       if (event.type === 'run-start') {
         total = event.total
         line(c.bold(`conform: ${event.total} scenarios against ${event.target} (${event.jobs} at a time)`))
-        if (event.resets) line(c.yellow(`warning: each scenario resets the sandbox at ${event.resets} to its world: the state it holds now (keys, campaigns, audit, journal) is replaced`))
+        if (event.resets) line(c.yellow(resetWarning(event.resets, event.copies === true)))
         if (tty) timer = setInterval(status, 80).unref()
       } else if (event.type === 'scenario-start') {
         running.add(event.id)
@@ -106,4 +106,11 @@ function coverageLines(run: RunResult, c: Colors): string[] {
   if (!cov.gated) return [c.dim(`${head} (--coverage requires every id passing)`)]
   const detail = (['failing', 'not run', 'not covered'] as const).filter((k) => st[k].length).map((k) => `  ${k}: ${st[k].join(', ')}`)
   return [c.red(head), ...detail.map((d) => c.red(d))]
+}
+
+/** What a --target run does to the state of the sandbox it runs against (issues 18, 19). */
+function resetWarning(url: string, copies: boolean): string {
+  const state = 'the state it holds now (keys, campaigns, audit, journal)'
+  if (!copies) return `warning: each scenario resets the sandbox at ${url} to its world: ${state} is replaced`
+  return `warning: scenarios that reset, script faults or read the journal reset the sandbox at ${url} to their world, the others run in copies of their world beside it: ${state} may be replaced`
 }
