@@ -38,6 +38,9 @@ describe('clock scenarios in parallel against one running sandbox (--target)', {
       const notes = run.scenarios.flatMap((r) => r.steps.flatMap((s) => s.notes ?? []))
       expect(notes.filter((n) => n.includes('/_sandbox/clock'))).toEqual([])
       expect(notes.filter((n) => /POST \/_sandbox\/workspaces\/ws_acme_\w+\/clock/.test(n)).length).toBeGreaterThan(10)
+      // Each copy went with its scenario: the sandbox holds its own world's workspaces only.
+      const state = await sandbox.control.request<{ workspaces: Array<{ id: string }> }>('GET', '/state')
+      expect(state.workspaces.map((w) => w.id)).toEqual(['ws_acme'])
     }
     // Only the copies' clocks moved: the shared sandbox clock was never advanced, set or frozen.
     expect(await sandbox.control.clock()).toMatchObject({ frozen: false })

@@ -100,7 +100,9 @@ function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: s
       if (copies && runsInCopy(scenario)) {
         const copy = await control.copyWorld(scenario.world)
         const credentials = Object.fromEntries(copy.keys.map((k) => [k.name, k.value]))
-        return { ...base(credentials), workspaceClocks: copy.workspaces, renames: copy.ids }
+        // The copy goes when its scenario ends, so repeated runs do not pile copies up on a long-lived sandbox.
+        const close = () => control.removeWorldCopy(copy.suffix).then(() => undefined, () => undefined)
+        return { ...base(credentials), workspaceClocks: copy.workspaces, renames: copy.ids, close }
       }
       const reset = await control.reset(scenario.world)
       return base(Object.fromEntries(reset.keys.map((k) => [k.name, k.value])))

@@ -91,6 +91,11 @@ export class ControlClient {
     return this.request('POST', '/world-copies', { ...(world ? { world } : {}), ...options })
   }
 
+  /** Removes a world copy's rows (`DELETE /_sandbox/world-copies/{suffix}`); its history stays. */
+  removeWorldCopy(suffix: string): Promise<{ suffix: string; removed: Record<string, number> }> {
+    return this.request('DELETE', `/world-copies/${encodeURIComponent(suffix)}`)
+  }
+
   async journal(query: JournalQuery = {}): Promise<JournalEntry[]> {
     const page = await this.request<{ entries: JournalEntry[] }>('GET', `/journal${queryString(query)}`)
     return page.entries

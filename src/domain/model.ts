@@ -6,6 +6,8 @@ export interface User {
   email: string
   name: string
   created_at: string
+  /** The suffix of the world copy this user belongs to (issue 19; absent: not a copy). */
+  copy?: string
 }
 
 /** Monetary/credit settings of a workspace (ERR-02). */
@@ -57,6 +59,8 @@ export interface Workspace {
   rate_limits: RateLimits
   /** The workspace's own test clock, layered on the sandbox clock (issue 19; absent: the sandbox clock). */
   clock?: WorkspaceClockState | null
+  /** The suffix of the world copy this workspace belongs to (issue 19; absent: not a copy). */
+  copy?: string
 }
 
 /** A workspace clock: `offset_ms` from the sandbox clock, or frozen at an instant (docs/decisions.md). */

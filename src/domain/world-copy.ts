@@ -38,6 +38,9 @@ export function copyWorld(deps: Deps, world: World, onConnection?: ConnectionSee
   // Each copied connection gets the campaigns of the connection it copies (same names, statuses, history).
   const seeder: ConnectionSeeder | undefined = onConnection && ((d, id, settings, seed) => onConnection(d, id, { ...settings, seed_as: origin[id] }, seed))
   const keys = seedWorld(deps, copy, seeder)
+  // Marked so `removeWorldCopy` removes exactly the copy's rows, whatever ids the world itself uses.
+  for (const u of copy.users) deps.store.users.update(u.id, { copy: suffix })
+  for (const w of copy.workspaces) deps.store.workspaces.update(w.id, { copy: suffix })
   return { world: world.name, suffix, ids, workspaces: copy.workspaces.map((w) => w.id), keys }
 }
 
@@ -45,4 +48,39 @@ export function copyWorld(deps: Deps, world: World, onConnection?: ConnectionSee
 function copyValue(deps: Deps, value: string): string {
   const prefix = value.slice(0, 12)
   return `${prefix}${deps.ids.secret(Math.max(32 - (prefix.length - 'svc_test_'.length), 8))}`
+}
+
+/** What `DELETE /_sandbox/world-copies/{suffix}` removed, by table. */
+export type RemovedCopy = Record<'users' | 'workspaces' | 'memberships' | 'keys' | 'connections' | 'campaigns' | 'connectLinks' | 'connectionRequests' | 'rateBuckets', number>
+
+/**
+ * Removes a world copy's rows (issue 19): its users and workspaces and everything that belongs to
+ * them, so copies made for parallel scenarios do not pile up on a long-lived sandbox. History
+ * (audit, ledger, outbox) stays: it is what happened. `null` when no copy has that suffix.
+ */
+export function removeWorldCopy(deps: Deps, suffix: string): RemovedCopy | null {
+  const s = deps.store
+  const workspaces = new Set(s.workspaces.filter((w) => w.copy === suffix).map((w) => w.id))
+  if (workspaces.size === 0) return null
+  const users = new Set(s.users.filter((u) => u.copy === suffix).map((u) => u.id))
+  const keys = s.keys.filter((k) => users.has(k.user_id) || (k.workspace_id !== null && workspaces.has(k.workspace_id)))
+  const inCopy = (row: { workspace_id: string }) => workspaces.has(row.workspace_id)
+  const buckets = new Set([...keys.map((k) => `key:${k.id}`), ...[...workspaces].map((w) => `ws:${w}`)])
+  const removed = {
+    memberships: drop(s.memberships, s.memberships.filter((m) => inCopy(m) || users.has(m.user_id))),
+    keys: drop(s.keys, keys),
+    campaigns: drop(s.campaigns, s.campaigns.filter(inCopy)),
+    connectLinks: drop(s.connectLinks, s.connectLinks.filter(inCopy)),
+    connectionRequests: drop(s.connectionRequests, s.connectionRequests.filter(inCopy)),
+    connections: drop(s.connections, s.connections.filter(inCopy)),
+    rateBuckets: drop(s.rateBuckets, s.rateBuckets.filter((b) => buckets.has(b.id))),
+    workspaces: drop(s.workspaces, s.workspaces.filter((w) => workspaces.has(w.id))),
+    users: drop(s.users, s.users.filter((u) => users.has(u.id))),
+  }
+  return removed
+}
+
+function drop(table: { remove(id: string): void }, rows: ReadonlyArray<{ id: string }>): number {
+  for (const row of rows) table.remove(row.id)
+  return rows.length
 }

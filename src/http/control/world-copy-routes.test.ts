@@ -46,3 +46,29 @@ describe('POST /_sandbox/world-copies (issue 19)', () => {
     expect(await sb.stateText()).toBe(before)
   })
 })
+
+describe('DELETE /_sandbox/world-copies/{suffix} (issue 19)', () => {
+  it('removes the copy\'s users, workspaces, keys and campaigns and leaves the world and other copies as they were', async () => {
+    const [a, b] = [(await sb.base('POST', '/_sandbox/world-copies', { body: {} })).body, (await sb.base('POST', '/_sandbox/world-copies', { body: {} })).body]
+    const agentA = a.keys.find((k: { name: string }) => k.name === 'agent').value
+    const agentB = b.keys.find((k: { name: string }) => k.name === 'agent').value
+    const before = (await campaigns(KEYS.agent)).map((c) => c.campaign_id)
+    const gone = await sb.base('DELETE', `/_sandbox/world-copies/${a.suffix}`)
+    expect(gone.status).toBe(200)
+    expect(gone.body.removed).toMatchObject({ users: 2, workspaces: 1, connections: 1, keys: a.keys.length })
+    expect(gone.body.removed.campaigns).toBeGreaterThan(0)
+    expect((await sb.api('GET', '/v1/campaigns', { key: agentA })).status).toBe(401)
+    expect((await sb.control.workspaceClock(a.workspaces[0]).catch((e: { status: number }) => e)).status).toBe(404)
+    expect((await campaigns(KEYS.agent)).map((c) => c.campaign_id)).toEqual(before)
+    expect((await sb.api('GET', '/v1/campaigns', { key: agentB })).status).toBe(200)
+    expect((await sb.base('DELETE', `/_sandbox/world-copies/${a.suffix}`)).status).toBe(404)
+  })
+
+  it.each([['acme'], ['nope'], ['a%2Fb'], ['x'.repeat(65)]])('answers 404 for %s, which names no copy, and changes nothing', async (suffix) => {
+    const before = await sb.stateText()
+    const refused = await sb.base('DELETE', `/_sandbox/world-copies/${suffix}`)
+    expect(refused.status).toBe(404)
+    expect(refused.body).toMatchObject({ code: 'NOT_FOUND', error: expect.any(String) })
+    expect(await sb.stateText()).toBe(before)
+  })
+})

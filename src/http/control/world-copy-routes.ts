@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
-import { parseInput } from '../reply.js'
-import { invalidRequest } from '../../domain/errors.js'
-import { copyWorld } from '../../domain/world-copy.js'
+import { param, parseInput } from '../reply.js'
+import { invalidRequest, notFound } from '../../domain/errors.js'
+import { copyWorld, removeWorldCopy } from '../../domain/world-copy.js'
 import { generateCampaigns } from '../../domain/campaigns.js'
 import { loadWorld } from '../../store/world-file.js'
 
@@ -16,7 +16,7 @@ const copyBody = z.strictObject({
 /**
  * `POST /_sandbox/world-copies` (issue 19): seeds an independent copy of a shipped world beside the
  * current state, each copied workspace on its own clock, so scenarios can run in parallel on one
- * running sandbox. Copies stay until the next reset.
+ * running sandbox. Copies stay until the next reset or `DELETE /_sandbox/world-copies/{suffix}`.
  */
 export function worldCopyRoutes(ctx: AppContext): Route[] {
   return [
@@ -31,6 +31,16 @@ export function worldCopyRoutes(ctx: AppContext): Route[] {
         const copy = copyWorld(ctx.deps, world, generateCampaigns)
         if (body.clocks !== false) for (const id of copy.workspaces) ctx.workspaceClocks.change(id, { advance: 0 })
         return { status: 201, body: copy }
+      },
+    },
+    {
+      method: 'delete',
+      path: '/world-copies/:suffix',
+      handler: async (req) => {
+        const suffix = param(req, 'suffix')
+        const removed = /^[A-Za-z0-9]{1,64}$/.test(suffix) ? removeWorldCopy(ctx.deps, suffix) : null
+        if (!removed) throw notFound('world copy')
+        return { status: 200, body: { suffix, removed } }
       },
     },
   ]
