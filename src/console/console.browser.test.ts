@@ -5,6 +5,7 @@ import { createSandbox } from '../create-sandbox.js'
 import type { RunningSandbox } from '../create-sandbox.js'
 import { CHROMIUM, SKIP_REASON, chromiumForFile, withPage } from './test-support/browser.js'
 import { audit, campaign, holdEnable, openConsole, overview, runTool } from './test-support/console-page.js'
+import { transcriptHtml } from './public/js/transcript-markup.js'
 
 const browser = chromiumForFile()
 let sandbox: RunningSandbox | undefined
@@ -219,7 +220,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     const enabled = (await overview(sb)).workspaces[0].campaigns.find((c) => c.status === 'ENABLED')!
     expect((await runTool(sb, 'agent', 'update_campaign_budget', ['--campaign-id', enabled.id, '--daily-budget', '123'])).status).toBe(200)
     expect((await runTool(sb, 'agent', 'list_campaigns', [])).status).toBe(200)
-    const transcript = await withPage(browser(), 'transcript', async (page) => {
+    const { transcript, shown } = await withPage(browser(), 'transcript', async (page) => {
       await openConsole(page, sb, 'transcript')
       await page.getByLabel('Key').selectOption('svc_test_age')
       await page.getByRole('button', { name: 'Show transcript' }).click()
@@ -233,10 +234,14 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
       expect(reads + writes).toBe(net)
       expect(await page.locator('table:has(caption:text("Writes")) tfoot').innerText()).toContain(String(writes))
       expect(await page.locator('table:has(caption:text("Reads")) tfoot').innerText()).toContain(String(reads))
+      const shown = await page.locator('#transcript-out').innerHTML()
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()])
       expect(download.suggestedFilename()).toMatch(/^agent-transcript-.*\.json$/)
-      return JSON.parse(await readFile(await download.path(), 'utf8'))
+      return { transcript: JSON.parse(await readFile(await download.path(), 'utf8')), shown }
     })
+    // One renderer: the console's DOM is, to the character, what the rehearsal scorecard writes for the same transcript.
+    expect(shown).toContain('Budget writes')
+    expect(shown).toBe(transcriptHtml(transcript))
     expect(transcript.totals).toMatchObject({ attempted: 2, held: 1, executed: 1, pending: 1 })
     expect(Object.keys(transcript.budget_delta_by_currency)).toEqual(['USD'])
     expect(transcript.credits.reads.net + transcript.credits.writes.net).toBe(transcript.credits.net)

@@ -3,6 +3,26 @@ import { htmlScorecard } from './html-report.js'
 import { summarize } from './report.js'
 import type { TaskResult } from './run-task.js'
 import { BODY_LIMIT, bounded } from './run-task.js'
+import type { ConsoleTranscript } from '../console/public/js/transcript-markup.js'
+import { transcriptHtml } from '../console/public/js/transcript-markup.js'
+
+// What GET /_sandbox/console/transcript answers for the run (the shape src/console/transcript.ts builds).
+const consoleTranscript: ConsoleTranscript = {
+  generated_at: '2026-11-23T12:00:05.000Z',
+  filter: { from: '2026-11-23T12:00:00.000Z', key_prefix: 'svc_test_age', workspace_id: 'ws_acme' },
+  totals: { attempted: 2, executed: 1, held: 0, blocked: 1, approved: 0, rejected: 0, expired: 0, pending: 0, failed: 0 },
+  budget_changes: [
+    { audit_id: 'aud_1', at: '2026-11-23T12:00:01.000Z', campaign_id: '1', before: 190, after: null, requested: 230, delta: null, currency: 'USD', status: 'blocked' },
+    { audit_id: 'aud_2', at: '2026-11-23T12:00:03.000Z', campaign_id: '2', before: 100, after: 112.5, requested: 112.5, delta: 12.5, currency: 'USD', status: 'executed' },
+  ],
+  budget_delta_by_currency: { USD: 12.5 },
+  credits: { charged: 3, refunded: 0, net: 3, reads: { charged: 1, refunded: 0, net: 1 }, writes: { charged: 2, refunded: 0, net: 2 } },
+  reads: [{ script: 'list_campaigns', calls: 1, credits: 1 }],
+  writes: [
+    { id: 'aud_1', at: '2026-11-23T12:00:01.000Z', workspace_id: 'ws_acme', key_prefix: 'svc_test_age', script: 'update_campaign_budget', decision: 'block', status: 'blocked', reason: 'over <the> limit', credits: 0 },
+    { id: 'aud_2', at: '2026-11-23T12:00:03.000Z', workspace_id: 'ws_acme', key_prefix: 'svc_test_age', script: 'update_campaign_budget', decision: 'run', status: 'executed', reason: null, credits: 2 },
+  ],
+}
 
 const task: TaskResult = {
   task: 'blocked-tool', file: 'rehearsals/tasks/blocked-tool.yaml', passed: false,
@@ -13,6 +33,7 @@ const task: TaskResult = {
     { seq: 1, sandbox_time: '2026-11-23T12:00:00.000Z', method: 'GET', path: '/v1/campaigns', status: 200, write: null },
     { seq: 2, sandbox_time: '2026-11-23T12:00:01.000Z', method: 'PATCH', path: '/v1/campaigns/1/budget', status: 403, write: 'blocked', request_body: bounded({ daily_budget: 230, note: 'svc_test_agentAcme00000000000000000000000' }), response_body: bounded({ status: 'blocked', error: '<over the limit>' }) },
   ],
+  console_transcript: consoleTranscript,
   efficiency: { calls: 2, credits: 0, sandbox_seconds: 1, wall_ms: 20 },
   agent: { code: 0, signal: null, stopped: null, stdout: '', stderr: '' },
 }
@@ -38,7 +59,29 @@ describe('the HTML scorecard', () => {
     expect(html).not.toContain('agentAcme0000')
     expect(html).toContain('&lt;over the limit&gt;')
     expect(html).toContain('<span class="badge blocked">blocked by policy</span>')
-    expect(html).toMatch(/<div class="totals">.*Writes attempted/)
+    expect(html).toMatch(/<div class="totals">.*Requests/)
+  })
+
+  it("shows the console's transcript of the run: its totals, budget changes, credits, reads and writes", () => {
+    const section = /<div class="console-transcript" data-console-transcript>(.*?)<\/div>\n<h3>Requests<\/h3>/s.exec(html)?.[1] ?? ''
+    expect(section).toContain('<div class="total" data-total="attempted"><span class="n">2</span><span>Writes attempted</span></div>')
+    expect(section).toContain('<div class="total" data-total="blocked"><span class="n">1</span><span>Blocked</span></div>')
+    expect(section).toContain('<li class="big">+$12.50 / day</li>')
+    expect(section).toMatch(/<caption>Budget writes<\/caption>.*<td class="num">\$190\.00<\/td><td class="num">\$230\.00<\/td>/s)
+    expect(section).toContain('<p class="big">3 credits spent</p>')
+    expect(section).toContain('<span class="badge b-blocked">blocked by policy</span>')
+    expect(section).toContain('over &lt;the&gt; limit')
+    expect(section).toContain('<code>svc_test_age…</code>')
+  })
+
+  it("renders that section with the console's own renderer: the same markup the console view mounts", () => {
+    expect(html).toContain(`<div class="console-transcript" data-console-transcript>${transcriptHtml(consoleTranscript)}</div>`)
+  })
+
+  it('falls back to totals over the requests for a report without the console transcript', () => {
+    const old = htmlScorecard(summarize('agent', '2026-11-23T12:00:00.000Z', [{ ...task, console_transcript: undefined }]))
+    expect(old).not.toContain('data-console-transcript')
+    expect(old).toMatch(/<div class="totals">.*Writes attempted.*Held for review.*Refused/)
   })
 
   it('bounds a long body', () => {

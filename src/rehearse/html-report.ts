@@ -1,7 +1,26 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { escapeHtml as h } from '../support/html.js'
 import { REPORT_STYLE, bodyDetails, statusChip, totalsHtml } from '../support/report-html.js'
 import type { RehearsalReport } from './report.js'
 import type { TaskResult, TranscriptLine } from './run-task.js'
+import type * as TranscriptMarkup from '../console/public/js/transcript-markup.js'
+
+// The console's transcript renderer: a browser ES module shipped as source (src/console/public),
+// found next to this module in `src` or from `dist`, so the console and the scorecard share one renderer.
+const MARKUP = [new URL('../console/public/js/transcript-markup.js', import.meta.url), new URL('../../../src/console/public/js/transcript-markup.js', import.meta.url)]
+  .find((u) => existsSync(fileURLToPath(u)))
+if (!MARKUP) throw new Error('console assets not found (src/console/public/js/transcript-markup.js)')
+const { transcriptHtml } = (await import(MARKUP.href)) as typeof TranscriptMarkup
+
+// The console classes the shared transcript markup uses, in the reports' palette (console.css has the console's).
+const CONSOLE_STYLE = `
+.console-transcript .panels{display:grid;gap:.6rem;grid-template-columns:repeat(auto-fit,minmax(min(260px,100%),1fr));margin:.6rem 0}
+.console-transcript .panel{border:1px solid var(--line);border-radius:8px;padding:.5rem .7rem}.console-transcript .panel h3{margin:0 0 .3rem;font-size:1rem}
+.console-transcript h3{font-size:1rem}.big{font-size:1.2rem;font-weight:600;margin:.2rem 0}.muted,.empty{color:var(--muted)}.empty{font-style:italic}
+.scroll-x{overflow-x:auto;max-width:100%}.scroll-x:focus-visible{outline:2px solid #1a5fb4}caption{text-align:left;font-weight:600;padding:.4rem 0 .2rem}
+td.num,.num{text-align:right;font-variant-numeric:tabular-nums}
+.b-executed,.b-approved,.b-run{color:var(--pass)}.b-pending_review,.b-hold{color:var(--known)}.b-blocked,.b-block,.b-rejected,.b-failed{color:var(--fail)}.b-expired{color:var(--muted)}`
 
 // What a write came to, in the console's words (src/console/public/js/words.js).
 const WRITE_LABELS: Record<NonNullable<TranscriptLine['write']>, string> = {
@@ -11,9 +30,10 @@ const WRITE_LABELS: Record<NonNullable<TranscriptLine['write']>, string> = {
 /**
  * A self-contained HTML scorecard in the conformance report's look (one shared stylesheet,
  * src/support/report-html.ts): run metadata and totals, then per task its verdict, failed checks,
- * findings with their evidence, and the safety transcript — the console transcript's totals, then
- * every request with its status, what a write came to, and its request and response bodies
- * (bounded; key values masked). Failed tasks come first and open.
+ * findings with their evidence, and the safety transcript — the console's own transcript of the run
+ * (its renderer, transcript-markup.js, over the transcript the console API answered), then every
+ * request with its status, what a write came to, and its request and response bodies (bounded; key
+ * values masked). Failed tasks come first and open.
  */
 export function htmlScorecard(report: RehearsalReport): string {
   const s = report.summary
@@ -27,7 +47,7 @@ export function htmlScorecard(report: RehearsalReport): string {
   const totals: Array<[string, number | string]> = [['Passed', s.passed], ['Failed', s.failed], ['Findings', s.findings], ['Calls', s.calls], ['Credits', s.credits]]
   if (s.trials > 1) totals.push([`pass^${s.trials}`, s.pass_k], ['Mean pass rate', s.mean])
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
-    + `<title>rehearse: ${h(closing)}</title><style>${REPORT_STYLE}</style></head><body>
+    + `<title>rehearse: ${h(closing)}</title><style>${REPORT_STYLE}${CONSOLE_STYLE}</style></head><body>
 <header><h1>adops-sandbox rehearsal scorecard</h1><dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd><code>${h(v)}</code></dd>`).join('')}</dl>
 <p class="closing"><strong class="${s.failed === 0 ? 'passed' : 'failed'}">${h(closing)}</strong> · ${s.findings} findings · ${s.calls} calls · ${s.credits} credits</p>
 ${totalsHtml(totals)}</header>
@@ -57,17 +77,18 @@ ${other.length ? `<ul class="reason">${other.join('')}</ul>` : ''}${findings.len
 ${checks.length ? `<h3>Checks</h3><div class="scroll"><table><thead><tr><th></th><th>check</th><th>expected</th><th>found</th></tr></thead><tbody>${checks.join('')}</tbody></table></div>` : ''}
 ${reviews.length ? `<h3>Reviewer</h3><ul>${reviews.join('')}</ul>` : ''}
 <h3>Safety transcript</h3>
-${transcriptView(t.transcript, evidence)}
+${t.console_transcript ? `<div class="console-transcript" data-console-transcript>${transcriptHtml(t.console_transcript)}</div>\n<h3>Requests</h3>\n` : ''}${transcriptView(t.transcript, evidence, !t.console_transcript)}
 </div></details>`
 }
 
-// The console transcript's totals over the agent's writes, then one row per request.
-function transcriptView(lines: TranscriptLine[], evidence: Set<number>): string {
+// One row per request, after totals over the agent's writes: the request counts next to the
+// console's transcript, or (a report without it, from an older run) the console's totals copied.
+function transcriptView(lines: TranscriptLine[], evidence: Set<number>, withWriteTotals: boolean): string {
   const count = (outcome: TranscriptLine['write']) => lines.filter((x) => x.write === outcome).length
-  const totals = totalsHtml([
-    ['Requests', lines.length], ['Writes attempted', lines.filter((x) => x.write).length], ['Executed', count('executed')],
-    ['Held for review', count('held')], ['Blocked', count('blocked')], ['Refused', count('refused')],
-  ])
+  const totals = totalsHtml(withWriteTotals
+    ? [['Requests', lines.length], ['Writes attempted', lines.filter((x) => x.write).length], ['Executed', count('executed')],
+      ['Held for review', count('held')], ['Blocked', count('blocked')], ['Refused', count('refused')]]
+    : [['Requests', lines.length], ['Refused', count('refused')]])
   const rows = lines.map((x) => {
     const bodies = [x.request_body ? bodyDetails('request body', x.request_body) : '', x.response_body ? bodyDetails('response body', x.response_body) : ''].join('')
     const write = x.write ? `<span class="badge ${x.write}">${WRITE_LABELS[x.write]}</span>` : ''

@@ -1,5 +1,5 @@
 import { createSandbox } from '../create-sandbox.js'
-import { redactText } from '../support/redact.js'
+import { redactText, redactValue } from '../support/redact.js'
 import type { Exchange, WriteCall } from './exchange.js'
 import { writeOf } from './exchange.js'
 import { mcpAsDispatch } from './mcp-exchange.js'
@@ -17,6 +17,7 @@ import type { Task } from './task-schema.js'
 import type { PreparedTask } from './world-setup.js'
 import { expandGroupChecks, prepareTask, readState } from './world-setup.js'
 import type { ControlClient } from '../client/control-client.js'
+import type { ConsoleTranscript } from '../console/public/js/transcript-markup.js'
 
 /** One exchange of the agent, as the scorecard lists it; `write` tells what a write came to. */
 export interface TranscriptLine {
@@ -51,6 +52,12 @@ export interface TaskResult {
   reviews: ReviewAction[]
   /** The agent's exchanges in order (the safety transcript); evidence seq numbers point here. */
   transcript: TranscriptLine[]
+  /**
+   * The console's agent safety transcript of the run (`GET /_sandbox/console/transcript` for the
+   * agent's key and workspace from the agent's start), key values masked; null when the sandbox
+   * could not answer it. The scorecard renders it with the console's own renderer.
+   */
+  console_transcript?: ConsoleTranscript | null
   efficiency: { calls: number; credits: number; sandbox_seconds: number; wall_ms: number }
   agent: Pick<AgentExit, 'code' | 'signal' | 'stopped' | 'stdout' | 'stderr'>
 }
@@ -66,10 +73,12 @@ export async function rehearseTask(task: Task, options: { agent: string; cwd?: s
     const { control } = sandbox
     const prepared = await prepareTask(task, control, { base: sandbox.baseUrl, api: sandbox.apiUrl })
     const startSeq = await control.journalLastSeq()
-    const clockBefore = Date.parse((await control.clock()).now)
+    const startedAt = (await control.clock()).now
+    const clockBefore = Date.parse(startedAt)
     const run = await superviseAgent({ task, prepared, control, urls: { base: sandbox.baseUrl, api: sandbox.apiUrl }, command: options.agent, cwd: options.cwd, startSeq })
     const sandboxSeconds = Math.round((Date.parse((await control.clock()).now) - clockBefore) / 1000)
-    return await gradeRun({ task, prepared, control, startSeq, run, sandboxSeconds })
+    const result = await gradeRun({ task, prepared, control, startSeq, run, sandboxSeconds })
+    return { ...result, console_transcript: await consoleTranscript(control, prepared, startedAt) }
   } finally {
     await sandbox.close()
   }
@@ -104,6 +113,21 @@ async function gradeRun(options: { task: Task; prepared: PreparedTask; control: 
     transcript: exchanges.map((e) => ({ seq: e.seq, sandbox_time: e.sandbox_time, method: e.method, path: e.path, status: e.status, write: writeOf(e)?.outcome ?? null, request_body: bounded(e.request.body), response_body: bounded(e.response.body) })),
     efficiency: { calls: exchanges.length, credits: creditsUsed, sandbox_seconds: options.sandboxSeconds, wall_ms: exit.wall_ms },
     agent: { code: exit.code, signal: exit.signal, stopped: exit.stopped, stdout: redactText(exit.stdout), stderr: redactText(exit.stderr) },
+  }
+}
+
+/**
+ * The console's transcript of the agent's writes, reads and credits over the wire, as the console
+ * asks for it: the agent's key and workspace, from the sandbox time the agent started. Masked again
+ * (a write's arguments are the agent's data), so the report never keeps a key value.
+ */
+export async function consoleTranscript(control: ControlClient, prepared: Pick<PreparedTask, 'key' | 'workspaceId'>, from: string): Promise<ConsoleTranscript | null> {
+  const query = new URLSearchParams({ from, key_prefix: prepared.key.prefix, workspace_id: prepared.workspaceId })
+  try {
+    const t = await control.request<ConsoleTranscript>('GET', `/console/transcript?${query}`)
+    return redactValue(t)
+  } catch {
+    return null
   }
 }
 
