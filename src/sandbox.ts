@@ -16,6 +16,7 @@ import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
 import { worldCopyRoutes } from './http/control/world-copy-routes.js'
+import { landingPageControlRoutes } from './http/control/landing-page-routes.js'
 import { randomIds } from './runtime/ids.js'
 import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
@@ -160,7 +161,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
     mounts: [mountFaults('base'), mountPrefer('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
-    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes],
+    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes, landingPageControlRoutes],
     pages: [mountConsolePages],
   })
   return {

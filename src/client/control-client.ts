@@ -26,6 +26,16 @@ export interface WorkspaceClock {
   offset_ms: number
 }
 
+/** A landing page as `GET /api/v1/landing-pages` and `/_sandbox/workspaces/{id}/landing-pages` list it. */
+export interface LandingPageRow {
+  page_id: string
+  title: string
+  slug: string
+  url: string
+  status: string
+  [field: string]: unknown
+}
+
 /**
  * A typed client for `/_sandbox` (DESIGN "Control plane"), usable in-process or against a running
  * sandbox. Every method is one HTTP call, so it behaves exactly like curl would.
@@ -84,6 +94,16 @@ export class ControlClient {
   /** Drops the workspace's own clock: it reads the sandbox clock again. */
   releaseWorkspaceClock(workspaceId: string): Promise<WorkspaceClock> {
     return this.request('DELETE', `/workspaces/${encodeURIComponent(workspaceId)}/clock`)
+  }
+
+  /** A workspace's landing pages, as `GET /api/v1/landing-pages` lists them (issue 20). 404 for an unknown workspace. */
+  landingPages(workspaceId: string): Promise<{ workspace_id: string; landing_pages: LandingPageRow[]; count: number }> {
+    return this.request('GET', `/workspaces/${encodeURIComponent(workspaceId)}/landing-pages`)
+  }
+
+  /** Sets a landing page's title on every surface (REST, MCP, console); `null` restores the generated title. 404 for an unknown page. */
+  setLandingPageTitle(workspaceId: string, pageId: string, title: string | null): Promise<LandingPageRow> {
+    return this.request('PATCH', `/workspaces/${encodeURIComponent(workspaceId)}/landing-pages/${encodeURIComponent(pageId)}`, { title })
   }
 
   /** Seeds an independent copy of a world beside the state (`POST /_sandbox/world-copies`); key values are shown once. */

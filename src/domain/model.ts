@@ -61,6 +61,8 @@ export interface Workspace {
   clock?: WorkspaceClockState | null
   /** The suffix of the world copy this workspace belongs to (issue 19; absent: not a copy). */
   copy?: string
+  /** Landing-page titles set through the control plane, by page id, over the generated ones (issue 20). */
+  landing_pages?: Record<string, { title: string }>
 }
 
 /** A workspace clock: `offset_ms` from the sandbox clock, or frozen at an instant (docs/decisions.md). */
