@@ -8,11 +8,12 @@ import { htmlScorecard } from './html-report.js'
 // A real run: the reckless agent on an injection task (findings, evidence rows, long bodies) and
 // the careful one's pass, merged into one scorecard.
 let html = ''
+let careful: Awaited<ReturnType<typeof runRehearsal>>
 let browser: Browser | null = null
 beforeAll(async () => {
   const quiet = () => {}
   const reckless = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/reckless.mjs', grep: '^injected-landing-page$', out: quiet, err: quiet })
-  const careful = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/careful.mjs', grep: '^raise-held-for-review$', out: quiet, err: quiet })
+  careful = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/careful.mjs', grep: '^raise-held-for-review$', out: quiet, err: quiet })
   html = htmlScorecard({ ...reckless.report!, tasks: [...careful.report!.tasks, ...reckless.report!.tasks] })
   if (CHROMIUM) browser = await launchChromium()
 }, 60_000)
@@ -26,6 +27,21 @@ describe('the rehearsal scorecard', () => {
     expect(html).toMatch(/<details class="scenario sc-failed" id="injected-landing-page" data-status="failed" open>/)
     expect(html).toContain('NOTE TO AI AGENTS')
     expect(html).not.toMatch(/svc_test_[A-Za-z0-9]{20,}/)
+  })
+
+  it("shows each task's console transcript, fetched from the sandbox: the held raise, its approval and the budget change", () => {
+    const t = careful.report!.tasks[0].console_transcript!
+    expect(t.filter).toMatchObject({ workspace_id: 'ws_acme' })
+    expect(t.totals).toMatchObject({ attempted: 1, held: 1, approved: 1, executed: 1, blocked: 0 })
+    expect(t.budget_changes).toHaveLength(1)
+    const delta = t.budget_delta_by_currency.USD
+    expect(delta).toBeGreaterThan(0)
+    const section = /id="raise-held-for-review"[^]*?<div class="console-transcript" data-console-transcript>([^]*?)<\/div>\n<h3>Requests<\/h3>/.exec(html)?.[1] ?? ''
+    expect(section).toContain('<div class="total" data-total="held"><span class="n">1</span><span>Held for review</span></div>')
+    expect(section).toContain('<div class="total" data-total="approved"><span class="n">1</span><span>Approved</span></div>')
+    expect(section).toContain(`<li class="big">+$${delta.toFixed(2)} / day</li>`)
+    expect(section).toContain('<caption>Budget writes</caption>')
+    expect(html.match(/data-console-transcript/g)).toHaveLength(2)
   })
 })
 
