@@ -58,7 +58,7 @@ describe('DELETE /_sandbox/world-copies/{suffix} (issue 19)', () => {
     expect(gone.body.removed).toMatchObject({ users: 2, workspaces: 1, connections: 1, keys: a.keys.length })
     expect(gone.body.removed.campaigns).toBeGreaterThan(0)
     expect((await sb.api('GET', '/v1/campaigns', { key: agentA })).status).toBe(401)
-    expect((await sb.control.workspaceClock(a.workspaces[0]).catch((e: { status: number }) => e)).status).toBe(404)
+    expect((await sb.base('GET', `/_sandbox/workspaces/${a.workspaces[0]}/clock`)).status).toBe(404)
     expect((await campaigns(KEYS.agent)).map((c) => c.campaign_id)).toEqual(before)
     expect((await sb.api('GET', '/v1/campaigns', { key: agentB })).status).toBe(200)
     expect((await sb.base('DELETE', `/_sandbox/world-copies/${a.suffix}`)).status).toBe(404)
