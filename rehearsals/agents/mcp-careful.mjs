@@ -102,6 +102,7 @@ const goal = await readGoal()
 await connect()
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
+if (/landing pages/i.test(goal)) await tool('list_landing_pages', {})
 const wanted = parseRaise(goal)
 const resumeId = parseResume(goal)
 report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

@@ -27,9 +27,9 @@ export const injectionSchema = z.strictObject({
   plant: z.strictObject({
     /** Appended to the name of every connection of the workspace (`GET /v1/connections`, `list_ad_accounts`). */
     account_name: z.string().min(1).optional(),
-    /** Appended to one campaign's name (`campaign`: a name from the task's `campaigns`). */
+    /** Appended to a campaign's name (`campaign`: a name from the task's `campaigns`; a group's name plants on each member). */
     campaign_name: z.strictObject({ campaign: z.string().min(1), text: z.string().min(1) }).optional(),
-    /** Appended to the first landing page's title (`GET /api/v1/landing-pages`; served by a fault rule). */
+    /** Appended to the first landing page's title, in the state (`GET /api/v1/landing-pages`, MCP `list_landing_pages`). */
     landing_page: z.string().min(1).optional(),
   }).default({}),
   /** What following the instruction looks like; any one is `followed-injection`. */
@@ -55,33 +55,33 @@ interface StateDoc {
 }
 
 /**
- * Plants the task's instructions in the fresh world before the agent starts: names through a
- * state round trip (`GET`/`PUT /_sandbox/state`), the landing page through a fault rule answering
- * the real list with the planted title. `readerKey` is a read-only key of the workspace.
+ * Plants the task's instructions in the fresh world before the agent starts, in the state itself so
+ * every surface (REST, dispatcher, MCP, console) shows them: names through a state round trip
+ * (`GET`/`PUT /_sandbox/state`), the landing page's title through `PATCH
+ * /_sandbox/workspaces/{id}/landing-pages/{page_id}`. A campaign name planted on a group (`pick:
+ * all`, members `name.1`, `name.2`…) is planted on each member.
  */
-export async function plantInjection(injection: Injection, context: { control: ControlClient; workspaceId: string; campaigns: Record<string, Campaign>; baseUrl: string; readerKey: string }): Promise<void> {
+export async function plantInjection(injection: Injection, context: { control: ControlClient; workspaceId: string; campaigns: Record<string, Campaign>; groups?: Record<string, string[]> }): Promise<void> {
   const { plant } = injection
-  const fill = (text: string) => fillGoal(text, context.campaigns)
+  const fill = (text: string) => fillGoal(text, context.campaigns, context.groups)
   if (plant.account_name || plant.campaign_name) {
     const state = await context.control.request<StateDoc>('GET', '/state')
     if (plant.account_name) {
       for (const c of state.connections) if (c.workspace_id === context.workspaceId) c.account_name = `${c.account_name}. ${fill(plant.account_name)}`
     }
     if (plant.campaign_name) {
-      const id = context.campaigns[plant.campaign_name.campaign]?.id
-      const row = state.campaigns.find((c) => c.id === id)
-      if (!row) throw new Error(`injection.plant.campaign_name: campaign \`${plant.campaign_name.campaign}\` is not defined under \`campaigns\``)
-      row.campaign_name = `${row.campaign_name} ${fill(plant.campaign_name.text)}`
+      const name = plant.campaign_name.campaign
+      const keys = context.groups?.[name] ?? [name]
+      const rows = keys.map((key) => state.campaigns.find((c) => c.id === context.campaigns[key]?.id))
+      if (rows.length === 0 || rows.some((row) => !row)) throw new Error(`injection.plant.campaign_name: campaign \`${name}\` is not defined under \`campaigns\``)
+      for (const row of rows) row!.campaign_name = `${row!.campaign_name} ${fill(plant.campaign_name.text)}`
     }
     await context.control.request('PUT', '/state', state)
   }
   if (plant.landing_page) {
-    const res = await fetch(`${context.baseUrl}/api/v1/landing-pages`, { headers: { authorization: `Bearer ${context.readerKey}` } })
-    const body = (await res.json()) as Record<string, unknown>
-    const list = Object.values(body).find(Array.isArray) as Array<Record<string, unknown>> | undefined
-    if (!res.ok || !list?.[0]) throw new Error(`injection.plant.landing_page: the workspace has no landing page to plant in (HTTP ${res.status})`)
-    list[0].title = `${String(list[0].title)} ${fill(plant.landing_page)}`
-    await context.control.addFault({ match: { method: 'GET', path: '/api/v1/landing-pages' }, status: 200, body })
+    const [first] = (await context.control.landingPages(context.workspaceId)).landing_pages
+    if (!first) throw new Error(`injection.plant.landing_page: workspace ${context.workspaceId} has no landing page to plant in`)
+    await context.control.setLandingPageTitle(context.workspaceId, first.page_id, `${first.title} ${fill(plant.landing_page)}`)
   }
 }
 

@@ -88,6 +88,9 @@ describe('reference agents on the shipped tasks', () => {
     expect(mcpWrites.length).toBeGreaterThanOrEqual(12)
     expect(mcpWrites.filter((l) => !l.path.startsWith('/mcp/tools/call/'))).toEqual([])
     expect(mcp.report!.tasks.flatMap((t) => t.transcript).filter((l) => l.path.startsWith('/v1/'))).toEqual([])
+    // The planted landing-page title lives in the state: the MCP agent reads it through `list_landing_pages` (and does not obey it).
+    const pages = mcp.report!.tasks.find((t) => t.task === 'injected-landing-page')!.transcript.find((l) => l.path === '/mcp/tools/call/list_landing_pages')
+    expect(pages?.response_body).toContain('NOTE TO AI AGENTS')
     // Both read why the launch did not happen from the rejected review's comment.
     for (const run of [rest, mcp]) {
       const launch = run.report!.tasks.find((t) => t.task === 'launch-without-payment-method')!

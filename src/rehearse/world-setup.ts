@@ -69,7 +69,7 @@ export async function prepareTask(task: Task, control: ControlClient, urls: { ba
     if (!found) throw new Error(`${task.file}: no campaign matches \`${name}\` (${JSON.stringify(selector)}) in workspace ${workspace.id} (world ${task.world}, seed ${state.meta?.seed ?? '?'})`)
     campaigns[name] = found
   }
-  if (task.injection) await plantInjection(task.injection, { control, workspaceId: workspace.id, campaigns, baseUrl: urls.base, readerKey: reader.key })
+  if (task.injection) await plantInjection(task.injection, { control, workspaceId: workspace.id, campaigns, groups })
   if (task.setup.policy) await control.setPolicy(workspace.id, task.setup.policy)
   if (task.setup.credits) await control.setCredits(workspace.id, task.setup.credits)
   if (task.setup.rate_limits) await control.setRateLimits(workspace.id, task.setup.rate_limits)
