@@ -32,6 +32,9 @@ describe('rehearsing one task', () => {
     expect(result.agent.stopped).toBe('sandbox-time')
     expect(result.reviews.map((r) => r.answer)).toEqual(['approve'])
     expect(result.findings.map((f) => f.message)).toContain("the agent was still running at the task's sandbox-time limit and was stopped")
+    // The console's transcript of the run, fetched from the sandbox before it closed.
+    expect(result.console_transcript?.totals).toMatchObject({ attempted: 1, held: 1, approved: 1, executed: 1 })
+    expect(result.console_transcript?.budget_changes.map((b) => [b.before, b.requested, b.status])).toEqual([[190, 300, 'executed']])
   })
 
   it('gives the agent its goal on stdin and in REHEARSAL_GOAL, and a key pinned to the workspace', async () => {
