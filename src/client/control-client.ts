@@ -101,7 +101,7 @@ export class ControlClient {
     return this.request('GET', `/workspaces/${encodeURIComponent(workspaceId)}/landing-pages`)
   }
 
-  /** Sets a landing page's title on every surface (REST, MCP, console); `null` restores the generated title. 404 for an unknown page. */
+  /** Sets a landing page's title on every surface (REST, MCP); `null` restores the generated title. 404 for an unknown page. */
   setLandingPageTitle(workspaceId: string, pageId: string, title: string | null): Promise<LandingPageRow> {
     return this.request('PATCH', `/workspaces/${encodeURIComponent(workspaceId)}/landing-pages/${encodeURIComponent(pageId)}`, { title })
   }

@@ -16,7 +16,7 @@ const titleBody = z.strictObject({
  * A workspace's landing pages as the control plane sees them (issue 20): `GET
  * /_sandbox/workspaces/{id}/landing-pages` (the list `GET /api/v1/landing-pages` answers) and `PATCH
  * …/landing-pages/{page_id}` `{title}` to set a page's title (`null` restores the generated one).
- * The title lives in the workspace record, so REST, MCP and the console all show it.
+ * The title lives in the workspace record, so REST and MCP (hosted and stdio) both show it.
  */
 export function landingPageControlRoutes(ctx: AppContext): Route[] {
   const { deps } = ctx
