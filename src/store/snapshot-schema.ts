@@ -26,6 +26,10 @@ const CORE_ROWS = {
     rate_limits: z.looseObject({ per_key: bucket, per_workspace: bucket }),
     // A workspace's own test clock (issue 19), within the sandbox clock's range.
     clock: z.strictObject({ offset_ms: z.number().min(-1e14).max(1e14), frozen_at: z.number().min(0).max(Date.parse('9999-12-31T23:59:59.999Z')).nullable() }).nullable().optional(),
+    // Landing-page titles set through the control plane (issue 20), as the route bounds them.
+    landing_pages: z.record(z.string().max(200), z.strictObject({ title: z.string().min(1).max(2000) })).optional(),
+    // The world copy a workspace belongs to (issue 19).
+    copy: text.optional(),
   }),
   memberships: z.looseObject({
     id: text,

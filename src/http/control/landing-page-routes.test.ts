@@ -58,6 +58,20 @@ describe('PATCH /_sandbox/workspaces/{id}/landing-pages/{page_id} (issue 20)', (
   })
 
   it.each([
+    ['a title that is not a string', { pg: { title: 42 } }],
+    ['an empty title', { pg: { title: '' } }],
+    ['a title over 2000 characters', { pg: { title: 'x'.repeat(2001) } }],
+    ['a list instead of a map', [{ title: 'x' }]],
+  ])('refuses a state import with %s in landing_pages: 400, nothing changes', async (_name, pages) => {
+    const snapshot = JSON.parse(await sb.stateText())
+    snapshot.workspaces[0].landing_pages = pages
+    const before = await sb.stateText()
+    const res = await sb.base('PUT', '/_sandbox/state', { body: snapshot })
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' })
+    expect(await sb.stateText()).toBe(before)
+  })
+
+  it.each([
     ['no body', undefined, 'INVALID_REQUEST'],
     ['an empty title', { title: '' }, 'INVALID_REQUEST'],
     ['a number', { title: 5 }, 'INVALID_REQUEST'],
