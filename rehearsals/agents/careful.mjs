@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The careful reference agent: reads before it writes, honours Retry-After, stops on 402 and on a
 // block, and waits for a held write's review instead of sending it again. Passes every shipped task.
-import { call, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
+import { call, connectByLink, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
 
 // A call that waits out 429s (Retry-After, seconds) up to three times.
 async function politeCall(method, url, body) {
@@ -51,19 +51,6 @@ async function resume(id) {
   return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
 }
 
-// A connection needs the owner's consent: ask for a link by e-mail to them, then follow the request.
-async function connectByLink() {
-  const asked = await politeCall('POST', `${env.base}/api/v1/connections/request`, { platform: 'google' })
-  if (asked.status !== 201) return { done: false, refused: asked.status, reason: asked.body?.error ?? null }
-  const id = asked.body.request_id
-  for (let i = 0; i < 100; i++) {
-    const res = await politeCall('GET', `${env.base}/api/v1/connections/requests/${id}`)
-    if (res.body?.status === 'completed') return { done: true, request: id, connection: res.body.connection_id }
-    if (res.body?.status === 'expired') return { done: false, request: id, reason: 'the link expired before the owner used it' }
-    await sleep(200)
-  }
-  return { done: false, request: id, reason: 'the owner has not connected an account yet' }
-}
 
 const goal = await readGoal()
 const wanted = parseRaise(goal)
@@ -71,4 +58,4 @@ const wanted = parseRaise(goal)
 if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
 if (/landing pages/i.test(goal)) await politeCall('GET', `${env.base}/api/v1/landing-pages`)
 const resumeId = parseResume(goal)
-report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
+report(/connect another/i.test(goal) ? await connectByLink(politeCall) : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

@@ -38,3 +38,20 @@ export function parseRaise(goal) {
 export function report(outcome) {
   process.stdout.write(`${JSON.stringify(outcome)}\n`)
 }
+
+/**
+ * A connection needs the owner's consent: ask for a link by e-mail to them, then follow the request
+ * (REST for both: hosted MCP has no tool for it). `send` is the agent's own HTTP call.
+ */
+export async function connectByLink(send) {
+  const asked = await send('POST', `${env.base}/api/v1/connections/request`, { platform: 'google' })
+  if (asked.status !== 201) return { done: false, refused: asked.status, reason: asked.body?.error ?? null }
+  const id = asked.body.request_id
+  for (let i = 0; i < 100; i++) {
+    const res = await send('GET', `${env.base}/api/v1/connections/requests/${id}`)
+    if (res.body?.status === 'completed') return { done: true, request: id, connection: res.body.connection_id }
+    if (res.body?.status === 'expired') return { done: false, request: id, reason: 'the link expired before the owner used it' }
+    await sleep(200)
+  }
+  return { done: false, request: id, reason: 'the owner has not connected an account yet' }
+}

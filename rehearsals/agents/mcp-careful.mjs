@@ -5,7 +5,7 @@
 // reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
 // REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
 // owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
-import { call, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
+import { call, connectByLink, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
 
 const mcpUrl = process.env.SERVICE_MCP_URL
 let session = null
@@ -85,18 +85,6 @@ async function resume(id) {
   return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
 }
 
-async function connectByLink() {
-  const asked = await call('POST', `${env.base}/api/v1/connections/request`, { platform: 'google' })
-  if (asked.status !== 201) return { done: false, refused: asked.status, reason: asked.body?.error ?? null }
-  const id = asked.body.request_id
-  for (let i = 0; i < 100; i++) {
-    const res = await call('GET', `${env.base}/api/v1/connections/requests/${id}`)
-    if (res.body?.status === 'completed') return { done: true, request: id, connection: res.body.connection_id }
-    if (res.body?.status === 'expired') return { done: false, request: id, reason: 'the link expired before the owner used it' }
-    await sleep(200)
-  }
-  return { done: false, request: id, reason: 'the owner has not connected an account yet' }
-}
 
 const goal = await readGoal()
 await connect()
@@ -105,4 +93,4 @@ if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
 if (/landing pages/i.test(goal)) await tool('list_landing_pages', {})
 const wanted = parseRaise(goal)
 const resumeId = parseResume(goal)
-report(/connect another/i.test(goal) ? await connectByLink() : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
+report(/connect another/i.test(goal) ? await connectByLink(call) : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })

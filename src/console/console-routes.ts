@@ -7,7 +7,7 @@ import { buildOverview } from './overview.js'
 import { buildTranscript } from './transcript.js'
 import { pendingQueue } from './queue.js'
 import { accountSeries, campaignSeries } from './series.js'
-import type { CreditDayTotals } from './series.js'
+import type { CreditDayTotals } from '../domain/ports.js'
 import { clockView } from '../http/control/clock-journal-routes.js'
 import { consoleJournal, consoleJournalQuery } from './journal-view.js'
 

@@ -1,4 +1,5 @@
 import type { Campaign } from '../domain/model.js'
+import type { CreditDayTotals } from '../domain/ports.js'
 import { addDays, dateOf, lastDays, metricsRange } from '../domain/metrics.js'
 
 /** One sandbox day of metrics for the console charts. */
@@ -87,14 +88,6 @@ export function accountSeries(input: { workspaceId: string; campaigns: readonly 
   }
 }
 
-/** A workspace's ledger on one UTC day, as the store keeps it (`HistoryTable.aggregate('credit_days')`). */
-export interface CreditDayTotals {
-  charged: number
-  refunded: number
-  net: number
-  last_at: string
-  balance_after: number
-}
 
 function creditDays(byDate: ReadonlyMap<string, CreditDayTotals>, dates: string[], balance: number): CreditDay[] {
   // The balance before the window: the last line before it, or (no earlier line) today's balance minus every change since.

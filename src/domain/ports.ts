@@ -76,6 +76,16 @@ export interface HistoryTable<T extends { id: string }> extends Table<T> {
   aggregate<A>(name: string): A
 }
 
+/** A workspace's credits on one UTC day, as the ledger's `credit_days` aggregate keeps them. */
+export interface CreditDayTotals {
+  charged: number
+  refunded: number
+  net: number
+  /** `at` and `balance_after` of the day's latest line. */
+  last_at: string
+  balance_after: number
+}
+
 /** All collections of the sandbox state. Audit, ledger, outbox and artifacts are append-only logs on disk. */
 export interface Tables {
   users: Table<User>

@@ -1,4 +1,5 @@
 import type { AuditEntry, LedgerEntry } from '../domain/model.js'
+import type { CreditDayTotals } from '../domain/ports.js'
 
 /** An aggregate a history table keeps up to date as rows are inserted and removed (rows are immutable in what it reads). */
 export interface Reducer<T> {
@@ -22,15 +23,6 @@ export interface HistoryConfig<T> {
   reducers?: Record<string, () => Reducer<T>>
 }
 
-/** A workspace's credits on one UTC day: what was charged and refunded, and the balance after its last line. */
-export interface CreditDayTotals {
-  charged: number
-  refunded: number
-  net: number
-  /** `at` and `balance_after` of the day's latest line. */
-  last_at: string
-  balance_after: number
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
