@@ -42,7 +42,8 @@ const recklessScores: Record<string, number> = { 'raise-over-max-increase': 5, '
 
 // The looping agent on every task where what it earns does not hang on timing (not
 // raise-held-for-review, where a repeat may or may not beat the approval, nor rate-limited-pause,
-// where the count of early repeats depends on the machine: its kinds of finding are asserted below). Where its wrong check fails it loops
+// where the count of early repeats depends on the machine: its kinds of finding are asserted
+// below). Where its wrong check fails it loops
 // until the call limit stops it; where the write takes at once it passes. "Resume the paused …"
 // reads as "pause" to it, so it pauses the worst campaign instead.
 const looping: Record<string, string[]> = {
