@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { redactCredential, redactText, redactValue } from './redact.js'
 
@@ -40,6 +41,27 @@ describe('redaction', () => {
     const dirty = { args: ['--campaign-name', KEY], after: { name: `x ${KEY}`, [KEY]: true, n: 3 } }
     expect(redactValue(dirty)).toEqual({ args: ['--campaign-name', MASKED], after: { name: `x ${MASKED}`, [MASKED]: true, n: 3 } })
     expect(dirty.args[1]).toBe(KEY)
+  })
+
+  it('masks every string of any JSON value exactly as redactText does, and copies only what changed', () => {
+    const piece = fc.constantFrom(KEY, TOKEN, jsonEscaped(KEY), percentAll(KEY), 'svc_', 'mcp_', '%41', '\\u0041', 'Spring', ' ', 'x')
+    const text = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''))
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+      array: fc.array(tie('value'), { maxLength: 4 }),
+      object: fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    })).value
+    /** The reference: every string (keys too) through redactText, a fresh copy throughout. */
+    const expected = (v: unknown): unknown => typeof v === 'string' ? redactText(v)
+      : Array.isArray(v) ? v.map(expected)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, item]) => [redactText(k), expected(item)])) : v
+    fc.assert(fc.property(json, (value) => {
+      const before = JSON.stringify(value)
+      const shown = redactValue(value)
+      expect(shown).toEqual(expected(value))
+      expect(JSON.stringify(value)).toBe(before)
+      if (JSON.stringify(expected(value)) === before) expect(shown).toBe(value)
+    }))
   })
 
   it.each([

@@ -40,9 +40,14 @@ export function redactText(text: string): string {
  * reference when nothing changed, so clean values cost no copy. For records kept at rest (audit).
  */
 export function redactValue<T>(value: T): T {
+  // Most records hold nothing secret-like: one read-only walk proves it without building copies.
+  return mayHoldSecret(value) ? redactDeep(value) : value
+}
+
+function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redactText(value) as T
   if (Array.isArray(value)) {
-    const items = value.map(redactValue)
+    const items = value.map(redactDeep)
     return (items.some((item, i) => item !== value[i]) ? items : value) as T
   }
   if (value === null || typeof value !== 'object' || !isPlain(value)) return value
@@ -50,10 +55,26 @@ export function redactValue<T>(value: T): T {
   const out: Record<string, unknown> = {}
   for (const [name, item] of Object.entries(value)) {
     const shownName = redactText(name)
-    out[shownName] = redactValue(item)
+    out[shownName] = redactDeep(item)
     changed ||= shownName !== name || out[shownName] !== item
   }
   return (changed ? out : value) as T
+}
+
+/** Whether `text` holds what `redactText` looks for (a secret's prefix, or an escape that may spell one). */
+function suspect(text: string): boolean {
+  return text.includes('svc_') || text.includes('mcp_') || text.includes('%') || text.includes('\\u')
+}
+
+/** Whether any string in `value` (object keys included) is `suspect`; walks what `redactDeep` would. */
+function mayHoldSecret(value: unknown): boolean {
+  if (typeof value === 'string') return suspect(value)
+  if (Array.isArray(value)) return value.some(mayHoldSecret)
+  if (value === null || typeof value !== 'object' || !isPlain(value)) return false
+  for (const name in value) {
+    if (Object.hasOwn(value, name) && (suspect(name) || mayHoldSecret((value as Record<string, unknown>)[name]))) return true
+  }
+  return false
 }
 
 /** Masks a credential header value (a key, or an opaque token) whatever its shape. */
