@@ -10,6 +10,7 @@ import type { Listening } from '../runtime/listen.js'
 import { listen } from '../runtime/listen.js'
 import { FastExchange } from './fast-path.js'
 import { KEYS, call } from '../test-support/http.js'
+import { readDocumentOnDisk } from '../store/doc-log.js'
 
 /** What was on disk at the moment a 2xx answer's bytes were handed to the socket. */
 interface AtSend {
@@ -28,7 +29,7 @@ const sent: AtSend[] = []
 
 /**
  * Wraps a host's listener so every answer is checked as it is sent: the audit entry it names must
- * already be in the state log and the campaign's budget in the state document. An answer sent
+ * already be in the state log and the campaign's budget in the state document (with the log's doc lines). An answer sent
  * before its group commit is flushed (CONTRIBUTING: acknowledged writes are never lost) shows up
  * here as `false` / the old budget, whichever path (fast or express) answered.
  */
@@ -46,7 +47,8 @@ function observed(listener: RequestListener): RequestListener {
 function onDisk(status: number, text: string): AtSend {
   const body = JSON.parse(text) as { audit_id: string; campaign_id?: string; campaign?: { id: string } }
   const log = readFileSync(`${file}.log`, 'utf8')
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as { campaigns: Array<{ id: string; daily_budget: number }> }
+  // The state document as a restart reads it: the file plus the log's newer doc lines.
+  const doc = readDocumentOnDisk(file, ['campaigns']) as unknown as { campaigns: Array<{ id: string; daily_budget: number }> }
   const campaignId = body.campaign_id ?? body.campaign?.id
   return {
     status,

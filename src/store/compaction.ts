@@ -20,6 +20,8 @@ class Abandoned extends Error {}
  * 2. in one synchronous step: append the side buffer, fsync (under `fsync` durability), rename the
  *    copy over the log, and point the tables at their new offsets;
  * 3. write a checkpoint of the new generation.
+ * The copy leaves out the core document's lines (`doc-log.ts`): step 2 saves the document (with
+ * every change so far) just before the rename.
  * Until the rename the old log holds every acknowledged write; after it the new one does (the side
  * buffer is in it). A crash at any step loses nothing: a leftover copy is deleted at open, and a
  * checkpoint of another generation is ignored (a full replay instead).
@@ -84,6 +86,8 @@ export async function compactLog(log: StateLogFile, abandoned: () => boolean): P
     closeSync(fd)
     fd = null
     step('synced')
+    // The copy holds no doc lines: the document must hold everything the old log's lines said.
+    log.document?.save()
     renameSync(tmp, log.path)
     if (log.durability === 'fsync') syncDirectory(dirname(log.path))
     for (const table of Object.values(log.tables)) table.deadBytes = 0

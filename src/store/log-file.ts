@@ -4,6 +4,7 @@ import { appendToFile, replaceFile } from './durable-file.js'
 import type { DirtyRow } from './history-table.js'
 import type { LogReader } from './log-reader.js'
 import type { LogTables } from './state-log.js'
+import type { DocLine } from './doc-log.js'
 import { applyPlaced, headerLine, replayLog, serialize } from './state-log.js'
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js'
 import { compactLog } from './compaction.js'
@@ -27,10 +28,19 @@ export interface CompactionOptions {
 
 type Batch = readonly [string, LogTables[string], DirtyRow<{ id: string }>[]]
 
+/** The core document's side of the log (`core-document.ts`): it takes its lines at open, and is saved before the log may lose them. */
+export interface LogDocument {
+  replay(line: DocLine): void
+  save(): void
+}
+
 /**
  * The state log of the history tables: appends each group commit's lines, knows where every line
  * lands, writes index checkpoints so a resume reads only the log's tail, and compacts online
- * (`compaction.ts`) once superseded versions dominate, so its size tracks the live rows.
+ * (`compaction.ts`) once superseded versions dominate, so its size tracks the live rows. It also
+ * carries the core document's changes as doc lines (`doc-log.ts`); the document is saved before
+ * every checkpoint and before a compaction drops them, so no doc line before a checkpoint's
+ * offset, and none in a replaced log, is newer than the document.
  */
 export class StateLogFile {
   size = 0
@@ -38,6 +48,8 @@ export class StateLogFile {
   compactions = 0
   /** While a compaction runs, every append is also kept here to replay onto the new file. */
   side: Array<{ text: string; placed: ReturnType<typeof serialize>['placed'] }> | null = null
+  /** Bytes of doc lines in this file: all droppable by a compaction, which saves the document first. */
+  docBytes = 0
   #torn: number | null = null
   #checkpointedAt = 0
   #checkpointDue = false
@@ -48,13 +60,15 @@ export class StateLogFile {
   readonly reader: LogReader
   readonly durability: Durability
   readonly options: CompactionOptions
+  readonly document: LogDocument | null
 
-  constructor(init: { path: string; tables: LogTables; reader: LogReader; durability: Durability; options: CompactionOptions }) {
+  constructor(init: { path: string; tables: LogTables; reader: LogReader; durability: Durability; options: CompactionOptions; document?: LogDocument }) {
     this.path = init.path
     this.tables = init.tables
     this.reader = init.reader
     this.durability = init.durability
     this.options = init.options
+    this.document = init.document ?? null
   }
 
   get checkpointPath(): string {
@@ -66,17 +80,22 @@ export class StateLogFile {
     for (const leftover of [`${this.path}.compact`, `${this.checkpointPath}.tmp`]) if (existsSync(leftover)) unlinkSync(leftover)
     const checkpoint = readCheckpoint(this.checkpointPath, this.path, this.tables)
     const from = checkpoint?.size ?? 0
-    const replayed = replayLog(this.path, this.tables, from)
+    const document = this.document
+    const replayed = replayLog(this.path, this.tables, { from, onDoc: document ? (line) => document.replay(line) : undefined })
     this.reader.reopen()
     this.size = replayed.size
     this.gen = checkpoint?.gen ?? replayed.gen
     this.#checkpointedAt = checkpoint ? from : 0
+  }
+
+  /** Called once the store has loaded everything `open` replayed (a compaction saves the document). */
+  opened(): void {
     // A version-1 log (no generation header) cannot be checkpointed: rewrite it once, in the background.
     if (this.gen === null && this.size > 0) void this.compact().catch(() => undefined)
   }
 
-  /** Appends one group commit's row changes. */
-  append(batches: readonly Batch[]): void {
+  /** Appends one group commit's row changes, then its doc lines (`docText`), in one write. */
+  append(batches: readonly Batch[], docText = ''): void {
     if (this.#torn !== null) {
       truncateSync(this.path, this.#torn)
       this.#torn = null
@@ -84,31 +103,35 @@ export class StateLogFile {
     const header = this.size === 0 ? headerLine() : null
     const start = this.size + (header ? Buffer.byteLength(header.text) : 0)
     const { text, bytes, placed } = serialize(batches, start)
-    if (!text) return
+    if (!text && !docText) return
     try {
-      appendToFile(this.path, (header?.text ?? '') + text, this.durability)
+      appendToFile(this.path, (header?.text ?? '') + text + docText, this.durability)
     } catch (error) {
       // Part of the text may be in the file: cut it off before the next append.
       this.#torn = this.size
       throw error
     }
     if (header) this.gen = header.gen
-    this.size = start + bytes
+    const docBytes = Buffer.byteLength(docText)
+    this.size = start + bytes + docBytes
+    this.docBytes += docBytes
     this.reader.appended(start)
     applyPlaced(placed)
-    this.side?.push({ text, placed })
+    // Doc lines stay out of a running compaction's copy: it saves the document before its rename.
+    if (text) this.side?.push({ text, placed })
   }
 
-  /** Replaces the whole log with these rows (reset, import): a new generation. */
-  rewrite(batches: readonly Batch[]): void {
+  /** Replaces the whole log with these rows and doc lines (reset, import): a new generation. */
+  rewrite(batches: readonly Batch[], docText = ''): void {
     this.abandonCompaction()
     const header = headerLine()
     const start = Buffer.byteLength(header.text)
     const { text, bytes, placed } = serialize(batches, start)
-    replaceFile(this.path, header.text + text, { durability: this.durability })
+    replaceFile(this.path, header.text + text + docText, { durability: this.durability })
     this.#torn = null
     this.gen = header.gen
-    this.size = start + bytes
+    this.docBytes = Buffer.byteLength(docText)
+    this.size = start + bytes + this.docBytes
     this.reader.reopen()
     for (const table of Object.values(this.tables)) table.deadBytes = 0
     applyPlaced(placed)
@@ -118,7 +141,7 @@ export class StateLogFile {
   /** After each flush: start a background compaction or write a checkpoint when due. */
   afterFlush(): void {
     if (this.#running) return
-    const dead = Object.values(this.tables).reduce((sum, t) => sum + t.deadBytes, 0)
+    const dead = Object.values(this.tables).reduce((sum, t) => sum + t.deadBytes, this.docBytes)
     if (dead > (this.options.minDeadBytes ?? 8 << 20) && dead > (this.options.deadRatio ?? 0.5) * this.size) {
       void this.compact().catch(() => undefined)
       return
@@ -146,6 +169,7 @@ export class StateLogFile {
     this.size = size
     this.gen = gen
     this.#torn = null
+    this.docBytes = 0
     this.compactions++
     this.reader.reopen()
   }
@@ -159,6 +183,8 @@ export class StateLogFile {
       return
     }
     this.#checkpointDue = false
+    // The checkpoint lets the next open skip every line before `size`: their doc lines must be in the document.
+    this.document?.save()
     writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, tables: this.tables, durability: this.durability })
     this.#checkpointedAt = this.size
   }

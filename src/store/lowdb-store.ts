@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { LowSync, MemorySync } from 'lowdb'
-import type { Snapshot, Store, StoreMeta, TableName, Tables } from '../domain/ports.js'
+import type { Snapshot, Store, TableName, Tables } from '../domain/ports.js'
 import { MemoryTable } from './memory-table.js'
-import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta, emptySnapshot } from './layout.js'
+import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta } from './layout.js'
 import type { Durability } from './durable-file.js'
-import { DURABILITIES, JsonDocumentFile } from './durable-file.js'
+import { DURABILITIES } from './durable-file.js'
+import { CoreDocument } from './core-document.js'
 import type { StateLock } from './state-lock.js'
 import { lockStateFile } from './state-lock.js'
 import type { LogTables } from './state-log.js'
@@ -16,7 +16,6 @@ import { LogReader } from './log-reader.js'
 import type { CompactionOptions } from './log-file.js'
 import { StateLogFile } from './log-file.js'
 
-type Doc = Record<string, unknown> & { version: 1; meta: StoreMeta }
 type AnyTable = MemoryTable<{ id: string }> | LogTable<{ id: string }>
 
 export interface StoreOptions {
@@ -28,16 +27,19 @@ export interface StoreOptions {
   compaction?: CompactionOptions
   /** Rows each history table keeps in memory besides pinned and unflushed ones (tests). */
   historyWindow?: number
+  /** Doc-line bytes between saves of the core document (default `DOC_LINE_BYTES`; tests). */
+  docLineBytes?: number
 }
 
 /** The store, with its state log when it has one (tests and the bench wait for compactions on it). */
 export type FileStore = Store & { history?: StateLogFile }
 
 /**
- * Opens the lowdb-backed store. Doc tables are one compact JSON document replaced atomically
- * (temp file + rename); log tables append JSONL lines. `commit()` is a group commit: every caller
- * waits for the first flush that starts after its call, and one flush serves all requests that
- * changed state in the meantime. A state file has one writer: opening one that a live process
+ * Opens the lowdb-backed store. Doc tables are one compact JSON document (`core-document.ts`),
+ * saved whole (temp file + rename) at checkpoints, compactions and close; in between, their
+ * changed rows are appended as doc lines to the state log, beside the log tables' JSONL lines.
+ * `commit()` is a group commit: every caller waits for the first flush that starts after its
+ * call, and one flush (one append) serves all requests that changed state in the meantime. A state file has one writer: opening one that a live process
  * holds throws `StateLockedError` (see `state-lock.ts`); `close()` releases it.
  */
 export async function openStore(options: StoreOptions = {}): Promise<FileStore> {
@@ -59,16 +61,6 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
   const { file, durability } = options
   const logPath = file ? `${file}.log` : null
   const reader = logPath ? new LogReader(logPath) : null
-  const db = new LowSync<Doc>(file ? new JsonDocumentFile<Doc>(file, durability) : new MemorySync<Doc>(), docOf(emptySnapshot()))
-  try {
-    db.read()
-  } catch (error) {
-    throw new Error(`State file ${file} is not valid JSON (${(error as Error).message}); move it away or pass --state memory`)
-  }
-
-  let meta: StoreMeta = db.data.meta ?? defaultMeta()
-  let docDirty = false
-  let docTouched = false
   let rewriteLog = false
   let logPending = false
 
@@ -82,48 +74,50 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     return [name, new MemoryTable(onTableChange, indexed)]
   })) as unknown as Record<TableName, AnyTable>
   const logTables = Object.fromEntries(TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'log').map((n) => [n, tables[n]])) as LogTables
+  const docTables = Object.fromEntries(TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'doc').map((n) => [n, tables[n]])) as Record<string, MemoryTable<{ id: string }>>
 
-  function onChange(name: TableName, _id: string, durable: boolean): void {
-    if (TABLE_LAYOUT[name] === 'doc') {
-      if (durable) docDirty = true
-      else docTouched = true
-      return
-    }
-    if (durable) logPending = true
+  // Another process took the file over (this one stalled past the lock's stale time): never overwrite its state.
+  const guard = () => {
+    const lost = lock?.lost()
+    if (lost) throw new Error(`lost the lock on ${file} (${lost.message}); refusing to write`)
+  }
+  const doc = new CoreDocument({ file, durability, tables: docTables, meta: defaultMeta(), lineBytes: options.docLineBytes, guard })
+
+  function onChange(name: TableName, id: string, durable: boolean): void {
+    if (TABLE_LAYOUT[name] === 'doc') doc.changed(name, id, durable)
+    else if (durable) logPending = true
   }
 
-  for (const name of TABLE_NAMES) {
-    if (TABLE_LAYOUT[name] === 'doc') tables[name].load((db.data[name] as Array<{ id: string }>) ?? [])
-  }
-  const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {} }) : null
+  const replay = doc.read()
+  const document = { replay: (line: Parameters<typeof replay.apply>[0]) => replay.apply(line), save: () => doc.save() }
+  const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {}, document }) : null
   log?.open()
+  doc.load(replay)
+  log?.opened()
 
   function snapshot(): Snapshot {
     const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
-    return { version: 1, meta: structuredClone(meta), ...rows } as unknown as Snapshot
+    return { version: 1, meta: structuredClone(doc.meta), ...rows } as unknown as Snapshot
   }
 
   function flush(): void {
-    const writeDoc = docDirty || docTouched
-    docDirty = false
-    docTouched = false
     const fullLog = rewriteLog
     rewriteLog = false
     logPending = false
     const batches = Object.entries(logTables).map(([name, table]) => [name, table, fullLog ? table.takeAll() : table.takeDirty()] as const)
+    let docPart: ReturnType<CoreDocument['take']> | null = null
     try {
-      // Another process took the file over (this one stalled past the lock's stale time): never overwrite its state.
-      const lost = lock?.lost()
-      if (lost) throw new Error(`lost the lock on ${file} (${lost.message}); refusing to write`)
-      // Synchronous on purpose: a small document and a few log lines take ≈ 0.5 ms, while each
-      // async step (open, write, close, rename) waited for a busy event loop to come round
-      // (≈ 3.5 ms per flush under load, bench/README.md), and every waiting request with it.
-      if (writeDoc) writeDocument()
-      if (log && fullLog) log.rewrite(batches)
-      else if (log) log.append(batches)
+      guard()
+      // Synchronous on purpose: a few log lines take ≈ 0.1 ms, while each async step (open, write,
+      // close, rename) waited for a busy event loop to come round (≈ 3.5 ms per flush under load,
+      // bench/README.md), and every waiting request with it. The document itself is saved only
+      // when its lines since the last save pass a bound (or at checkpoints, compactions, close).
+      docPart = doc.saveDue ? doc.saveForFlush() : doc.take()
+      if (log && fullLog) log.rewrite(batches, docPart.text)
+      else if (log) log.append(batches, docPart.text)
     } catch (error) {
       // Keep the change pending so the next commit retries it; the waiting requests see the error.
-      docDirty ||= writeDoc
+      docPart?.requeue()
       if (fullLog) rewriteLog = true
       else for (const [, table, rows] of batches) table.requeue(rows)
       logPending ||= !fullLog && batches.some(([, , rows]) => rows.length > 0)
@@ -133,20 +127,8 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     log?.afterFlush()
   }
 
-  function writeDocument(): void {
-    db.data = docOf(snapshotDocOnly())
-    db.write()
-  }
-
-  function snapshotDocOnly(): Snapshot {
-    const rows = Object.fromEntries(
-      TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'doc').map((n) => [n, tables[n].all()]),
-    )
-    return { version: 1, meta, ...rows } as unknown as Snapshot
-  }
-
   let queued: Promise<void> | null = null
-  const pending = () => docDirty || rewriteLog || logPending
+  const pending = () => doc.pending || rewriteLog || logPending
 
   function commit(): Promise<void> {
     if (!file || !pending()) return Promise.resolve()
@@ -160,26 +142,23 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
 
   return {
     ...(tables as unknown as Tables),
-    meta: () => meta,
-    setMeta(next) {
-      meta = next
-      docDirty = true
-    },
+    meta: () => doc.meta,
+    setMeta: (next) => doc.setMeta(next),
     commit,
     snapshot,
     replace(next) {
-      meta = structuredClone(next.meta)
       for (const name of TABLE_NAMES) tables[name].load((next[name] as Array<{ id: string }>) ?? [])
+      doc.replaced(structuredClone(next.meta))
       log?.abandonCompaction()
       logPending = false
-      docDirty = true
       rewriteLog = true
     },
     async close() {
-      if (docTouched) docDirty = true
       try {
         await log?.settle()
         await commit()
+        // The document holds every change (touches too) when a store closes: the next open replays no doc lines.
+        doc.save()
         log?.close()
       } finally {
         await lock?.release()
@@ -187,10 +166,4 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     },
     ...(log ? { history: log } : {}),
   } as FileStore
-}
-
-function docOf(snapshot: Snapshot): Doc {
-  const doc: Doc = { version: 1, meta: snapshot.meta }
-  for (const name of TABLE_NAMES) if (TABLE_LAYOUT[name] === 'doc') doc[name] = snapshot[name]
-  return doc
 }

@@ -5,6 +5,8 @@ import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildSandbox } from '../sandbox.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
+import { readDocumentOnDisk } from './doc-log.js'
+import { TABLE_LAYOUT, TABLE_NAMES } from './layout.js'
 
 let dir: string
 let file: string
@@ -45,8 +47,9 @@ describe('persistence across a restart', () => {
     const sb = await startSandbox({ state: file })
     const created = await Promise.all(Array.from({ length: 40 }, (_, i) =>
       sb.base('POST', '/api/v1/keys', { key: KEYS.owner, body: { name: `k${i}`, scopes: ['tools:read'] } })))
-    // Read the file while the sandbox still runs: acknowledged means on disk, not "on disk at close".
-    const onDisk = JSON.parse(await readFile(file, 'utf8')).keys.map((k: { id: string }) => k.id)
+    // Read the files while the sandbox still runs: acknowledged means on disk, not "on disk at close".
+    const docTables = TABLE_NAMES.filter((n) => TABLE_LAYOUT[n] === 'doc')
+    const onDisk = (readDocumentOnDisk(file, docTables).keys as Array<{ id: string }>).map((k) => k.id)
     for (const answer of created) {
       expect(answer.status).toBe(201)
       expect(onDisk).toContain(answer.body.id)

@@ -95,10 +95,12 @@ describe('one writer per state file', () => {
       await expect(store.commit()).rejects.toThrow(/lost the lock on .*state\.json.*refusing to write/)
     }, { timeout: 5000, interval: 100 })
     // From then on nothing is written: the change stays pending and every commit is refused.
-    const after = await readFile(file, 'utf8')
+    const after = await readFile(`${file}.log`, 'utf8')
     await expect(store.commit()).rejects.toThrow(/lost the lock/)
-    expect(await readFile(file, 'utf8')).toBe(after)
+    expect(await readFile(`${file}.log`, 'utf8')).toBe(after)
     await store.close().catch(() => undefined)
+    // Not even closing saves the core document over the new holder's.
+    expect(existsSync(file)).toBe(false)
     expect(existsSync(`${file}.lock`)).toBe(true)
   })
 

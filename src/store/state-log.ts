@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync, truncateSync, writeSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import type { DirtyRow, LogTable } from './history-table.js'
+import type { DocLine } from './doc-log.js'
 
 type AnyLogTable = LogTable<{ id: string }>
 export type LogTables = Record<string, AnyLogTable>
@@ -45,18 +46,28 @@ export function applyPlaced(placed: Placed[]): void {
 interface LogLine {
   t?: string
   s?: number
+  /** A doc-table line (`doc-log.ts`) carries its document sequence number instead of `s`. */
+  d?: number
   r?: { id: string }
   del?: string
   h?: { v: number; gen: string }
 }
 
+/** Where a replay starts (`from`, a byte offset) and who takes the core document's lines. */
+export interface ReplayOptions {
+  from?: number
+  onDoc?: (line: DocLine) => void
+}
+
 /**
  * Folds the JSONL log into `tables` from byte `from`, streaming it in blocks (a log can exceed the
- * largest string V8 makes). The latest version of each row wins. A torn last line (a crash
- * mid-append, never acknowledged) is cut off so the next append starts on a clean line. Lines of
- * the version-1 format (no `s`) get sequence numbers in order of first appearance.
+ * largest string V8 makes). The latest version of each row wins; doc-table lines go to `onDoc`. A
+ * torn last line (a crash mid-append, never acknowledged) is cut off so the next append starts on
+ * a clean line. Lines of the version-1 format (no `s`) get sequence numbers in order of first
+ * appearance.
  */
-export function replayLog(path: string, tables: LogTables, from = 0): { size: number; gen: string | null } {
+export function replayLog(path: string, tables: LogTables, options: ReplayOptions = {}): { size: number; gen: string | null } {
+  const { from = 0, onDoc } = options
   let fd: number
   try {
     fd = openSync(path, 'r+')
@@ -82,6 +93,7 @@ export function replayLog(path: string, tables: LogTables, from = 0): { size: nu
         if (nl > start) {
           const entry = parseLine(buf.toString('utf8', start, nl), path, lineNo)
           if (entry.h) gen = entry.h.gen
+          else if (entry.d !== undefined) onDoc?.(entry as DocLine)
           else fold(entry, tables, legacy, { offset: carryAt + start, length: nl - start })
         }
         start = nl + 1
@@ -98,7 +110,8 @@ export function replayLog(path: string, tables: LogTables, from = 0): { size: nu
         truncateSync(path, carryAt)
         return { size: carryAt, gen }
       }
-      if (!entry.h) fold(entry, tables, legacy, { offset: carryAt, length: carry.length })
+      if (entry.d !== undefined) onDoc?.(entry as DocLine)
+      else if (!entry.h) fold(entry, tables, legacy, { offset: carryAt, length: carry.length })
       writeSync(fd, '\n', size)
       return { size: size + 1, gen }
     }

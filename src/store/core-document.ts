@@ -1,0 +1,175 @@
+import { LowSync, MemorySync } from 'lowdb'
+import type { StoreMeta } from '../domain/ports.js'
+import type { MemoryTable } from './memory-table.js'
+import type { Durability } from './durable-file.js'
+import { JsonDocumentFile } from './durable-file.js'
+import type { Doc, DocLine } from './doc-log.js'
+import { DocReplay } from './doc-log.js'
+
+type DocTable = MemoryTable<{ id: string }>
+
+/** Doc-line bytes appended since the document was last saved past which a flush saves it instead. */
+export const DOC_LINE_BYTES = 1 << 20
+
+export interface CoreDocumentOptions {
+  /** The document's path; omit for memory state (nothing is ever written). */
+  file?: string
+  durability: Durability
+  /** The doc tables by name, in document order. */
+  tables: Record<string, DocTable>
+  meta: StoreMeta
+  /** Overrides `DOC_LINE_BYTES` (tests). */
+  lineBytes?: number
+  /** Throws when this process may no longer write the files (it lost the state lock). */
+  guard: () => void
+}
+
+/** One flush's part of the document: lines for the state log (maybe none), and how to undo taking them. */
+export interface DocFlush {
+  text: string
+  requeue(): void
+}
+
+/**
+ * The core document (doc tables and meta): one lowdb JSON document, saved whole only at
+ * checkpoints, compactions, close, and once the doc lines appended since the last save pass
+ * `lineBytes`. Between saves a flush appends each changed row (and the meta) as a doc line
+ * (`doc-log.ts`) to the state log, in the same write as the history rows. Every flush that
+ * writes doc lines numbers them with the next sequence number; a save records the highest
+ * number given so far as the document's `seq`, and at open only lines above it are replayed.
+ */
+export class CoreDocument {
+  meta: StoreMeta
+  readonly #db: LowSync<Doc>
+  readonly #options: CoreDocumentOptions
+  /** Highest sequence number given to doc lines, and the one the document file holds. */
+  #seq = 0
+  #savedSeq = 0
+  /** Any change (durable or not) since the last save. */
+  #changed = false
+  /** A durable change waits for a flush (non-durable ones ride along with the next). */
+  #durable = false
+  #dirty = new Map<string, Set<string>>()
+  #metaDirty = false
+  #reset = false
+  #lineBytes = 0
+
+  constructor(options: CoreDocumentOptions) {
+    this.#options = options
+    this.meta = options.meta
+    const { file, durability } = options
+    this.#db = new LowSync<Doc>(file ? new JsonDocumentFile<Doc>(file, durability) : new MemorySync<Doc>(), this.#docOf(0))
+  }
+
+  /** Reads the document file; the caller folds the log's doc lines into the result, then calls `load`. */
+  read(): DocReplay {
+    try {
+      this.#db.read()
+    } catch (error) {
+      throw new Error(`State file ${this.#options.file} is not valid JSON (${(error as Error).message}); move it away or pass --state memory`)
+    }
+    return new DocReplay(this.#db.data, Object.keys(this.#options.tables))
+  }
+
+  /** Fills the tables and meta from the folded document; lines newer than the file leave it behind. */
+  load(replay: DocReplay): void {
+    for (const [name, table] of Object.entries(this.#options.tables)) table.load([...(replay.rows.get(name)?.values() ?? [])])
+    this.meta = replay.meta ?? this.meta
+    this.#seq = replay.highest
+    this.#savedSeq = replay.base
+  }
+
+  /** A doc-table row changed (`durable`: it must be on disk before the change is acknowledged). */
+  changed(name: string, id: string, durable: boolean): void {
+    let ids = this.#dirty.get(name)
+    if (!ids) this.#dirty.set(name, (ids = new Set()))
+    ids.add(id)
+    this.#changed = true
+    if (durable) this.#durable = true
+  }
+
+  setMeta(meta: StoreMeta): void {
+    this.meta = meta
+    this.#metaDirty = true
+    this.#changed = true
+    this.#durable = true
+  }
+
+  /** Every table was reloaded (reset, import): the next flush writes them all after a reset line. */
+  replaced(meta: StoreMeta): void {
+    this.meta = meta
+    this.#dirty.clear()
+    this.#reset = true
+    this.#metaDirty = true
+    this.#changed = true
+    this.#durable = true
+  }
+
+  /** A durable change waits for a flush. */
+  get pending(): boolean {
+    return this.#durable
+  }
+
+  /** Enough doc lines since the last save that this flush should save the document instead. */
+  get saveDue(): boolean {
+    return !this.#reset && this.#lineBytes > (this.#options.lineBytes ?? DOC_LINE_BYTES)
+  }
+
+  /** Takes this flush's doc lines (everything changed since the last flush) under a new sequence number. */
+  take(): DocFlush {
+    const [dirty, meta, reset, durable] = [this.#dirty, this.#metaDirty, this.#reset, this.#durable]
+    this.#dirty = new Map()
+    this.#metaDirty = this.#reset = this.#durable = false
+    const requeue = () => this.#requeue({ dirty, meta, reset, durable })
+    if (!reset && !meta && dirty.size === 0) return { text: '', requeue }
+    const d = ++this.#seq
+    const lines: string[] = reset ? [JSON.stringify({ d, reset: true })] : []
+    if (meta) lines.push(JSON.stringify({ d, m: this.meta }))
+    for (const [name, table] of Object.entries(this.#options.tables)) {
+      const ids = reset ? table.all().map((row) => row.id) : dirty.get(name)
+      for (const id of ids ?? []) {
+        const row = table.get(id)
+        lines.push(JSON.stringify(row ? { t: name, d, r: row } : { t: name, d, del: id }))
+      }
+    }
+    const text = lines.join('\n') + '\n'
+    this.#lineBytes += Buffer.byteLength(text)
+    return { text, requeue }
+  }
+
+  /** Writes the document whole (temp file + rename) if anything changed since the last save. */
+  save(): void {
+    if (!this.#options.file || (this.#seq === this.#savedSeq && !this.#changed)) return
+    this.#options.guard()
+    this.#db.data = this.#docOf(this.#seq)
+    this.#db.write()
+    this.#savedSeq = this.#seq
+    this.#changed = false
+    this.#lineBytes = 0
+  }
+
+  /** Saves instead of appending lines (`saveDue`): every pending change is in the saved document. */
+  saveForFlush(): DocFlush {
+    const taken = { dirty: this.#dirty, meta: this.#metaDirty, reset: this.#reset, durable: this.#durable }
+    this.save()
+    this.#dirty = new Map()
+    this.#metaDirty = this.#reset = this.#durable = false
+    return { text: '', requeue: () => this.#requeue(taken) }
+  }
+
+  #requeue(taken: { dirty: Map<string, Set<string>>; meta: boolean; reset: boolean; durable: boolean }): void {
+    for (const [name, ids] of taken.dirty) for (const id of ids) this.changed(name, id, false)
+    this.#metaDirty ||= taken.meta
+    this.#reset ||= taken.reset
+    this.#durable ||= taken.durable
+    this.#changed = true
+  }
+
+  #docOf(seq: number): Doc {
+    const doc: Doc = { version: 1, seq, meta: this.meta }
+    for (const [name, table] of Object.entries(this.#options.tables)) doc[name] = table.all()
+    return doc
+  }
+}
+
+export type { DocLine }
