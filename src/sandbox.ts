@@ -24,6 +24,8 @@ import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
 import { withFastReads } from './http/fast-reads.js'
 import { withFastRuns } from './http/fast-runs.js'
+import { withFastAudit } from './http/fast-audit.js'
+import { withFastReviews } from './http/fast-reviews.js'
 import { connectionRoutes } from './http/routes/connections.js'
 import { connectPages } from './http/connect-page.js'
 import { gateControlRoutes } from './http/control/gate-routes.js'
@@ -167,7 +169,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   return {
     ctx,
     baseApp,
-    baseListener: withFastRuns(ctx, baseApp),
+    baseListener: withFastRuns(ctx, withFastReviews(ctx, withFastAudit(ctx, baseApp))),
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,

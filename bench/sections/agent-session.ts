@@ -72,7 +72,8 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
 /** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */
 type Agent = { campaign?: string; n?: number; audit?: string }
 
-async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string> }): Promise<SessionFigures> {
+/** One side's session: `agents` connections loop the six requests for `seconds` (exported for profiling drivers). */
+export async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string> }): Promise<SessionFigures> {
   let next = 0
   const json = (value: unknown) => JSON.stringify(value)
   const mine = (agent: Agent) => (agent.campaign ??= campaigns[next++ % campaigns.length])
@@ -123,7 +124,8 @@ function auditIdOf(body: string): string | undefined {
   }
 }
 
-async function campaignIds(sandbox: Hosts): Promise<string[]> {
+/** The bench world's campaign ids, one per agent. */
+export async function campaignIds(sandbox: Hosts): Promise<string[]> {
   const res = await fetch(`${sandbox.apiUrl}/v1/campaigns`, { headers: AUTH, signal: AbortSignal.timeout(10_000) })
   const body = (await res.json()) as { campaigns?: Array<{ campaign_id: string }> }
   const ids = (body.campaigns ?? []).map((c) => c.campaign_id)

@@ -19,6 +19,17 @@ export function fastPathAllowed(ctx: AppContext, req: IncomingMessage): boolean 
   return !UNUSUAL_HEADERS.some((name) => req.headers[name] !== undefined) && activeFaultRules(ctx).length === 0
 }
 
+/** What a fast path answers: the request, its response, and how the journal names it. */
+export interface FastTarget {
+  host: 'base' | 'api'
+  path: string
+  query: unknown
+  req: IncomingMessage
+  res: ServerResponse
+  /** False on the control plane, which the journal does not record (as `journalMiddleware` skips `/_sandbox`). */
+  journaled?: boolean
+}
+
 /**
  * An exchange a fast path may answer, timed from when it was seen. Once answered it is recorded in
  * the journal when it finishes, as the express middleware records the others.
@@ -32,7 +43,7 @@ export class FastExchange {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly target: { host: 'base' | 'api'; path: string; query: unknown; req: IncomingMessage; res: ServerResponse },
+    private readonly target: FastTarget,
   ) {
     this.#sandboxMs = ctx.clock.now()
     this.#requestId = stampRequestId(target.req, target.res)
@@ -54,8 +65,8 @@ export class FastExchange {
 
   // As express's `res.set(headers).status(status).json(body)` writes it.
   private send(status: number, headers: Record<string, string>, text: string): void {
-    const { host, path, query, req, res } = this.target
-    res.on('finish', () => this.ctx.journal.record(exchangeEntry({
+    const { host, path, query, req, res, journaled = true } = this.target
+    if (journaled) res.on('finish', () => this.ctx.journal.record(exchangeEntry({
       host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
       requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
     })))

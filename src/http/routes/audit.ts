@@ -53,17 +53,22 @@ export function auditRoutes(ctx: AppContext): Route[] {
     {
       method: 'get',
       path: '/api/v1/audit/:id',
-      handler: (req) => {
-        const actor = actorOf(ctx, req, 'resource', null)
-        const entry = getAuditEntry(deps, param(req, 'id'), actor.workspace.id)
-        // Without workspace:read a key sees only its own writes; others look like missing ids.
-        if (!readsAll(actor) && entry.key_id !== actor.key.id) throw notFound(`Audit entry ${entry.id}`)
-        return { body: { ...publicAudit(entry), sandbox: true } }
-      },
+      handler: (req) => ({ body: auditEntryBody(deps, actorOf(ctx, req, 'resource', AUDIT_READ_SCOPE), param(req, 'id')) }),
     },
     { method: 'post', path: '/api/v1/audit/:id/approve', handler: review('approve') },
     { method: 'post', path: '/api/v1/audit/:id/reject', handler: review('reject') },
   ]
+}
+
+/** The scope `GET /api/v1/audit/{id}` asks for: none, any key acting in the workspace reads its own entries. */
+export const AUDIT_READ_SCOPE = null
+
+/** `GET /api/v1/audit/{id}`'s answer for an authorized actor; the route's and the fast path's (`src/http/fast-audit.ts`). */
+export function auditEntryBody(deps: Deps, actor: Actor, id: string): Record<string, unknown> {
+  const entry = getAuditEntry(deps, id, actor.workspace.id)
+  // Without workspace:read a key sees only its own writes; others look like missing ids.
+  if (!readsAll(actor) && entry.key_id !== actor.key.id) throw notFound(`Audit entry ${entry.id}`)
+  return { ...publicAudit(entry), sandbox: true }
 }
 
 /** Approves or rejects a held write (GATE-05); the body both review routes answer with. */
