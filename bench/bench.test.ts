@@ -39,6 +39,7 @@ describe('npm run bench -- --quick', () => {
     expect(results.held_history?.enabled.rps).toBeGreaterThan(0)
     expect(results.agent_session?.sandbox.statuses['202']).toBeGreaterThan(0)
     expect(results.agent_session?.prism.rps).toBeGreaterThan(0)
+    expect(results.agent_session?.floor?.rps).toBeGreaterThan(0)
     expect(results.state_size?.length).toBeGreaterThan(0)
     expect(results.durability?.map((row) => row.durability)).toEqual(['process', 'fsync'])
     expect(results.floor?.rps).toBeGreaterThan(0)

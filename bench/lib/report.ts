@@ -124,6 +124,7 @@ export function renderTable(r: Results): string {
   }
   const a = r.agent_session
   if (a) lines.push(`| ${a.label}, ${a.agents} agents | ${load(a.sandbox)} | ${load(a.prism)} | ${ratios(a)} |`)
+  if (a?.floor) lines.push(`| floor: the agent session's requests against a bare node:http server (one fixed answer) | ${load(a.floor)} | | |`)
   if (r.floor) lines.push(`| floor: GET /v1/campaigns' body from a bare node:http server (no sandbox) | ${load(r.floor)} | | |`)
   for (const s of r.state_size ?? []) {
     lines.push(`| durable write, ${s.audit_records.toLocaleString('en-US')} audit rows | ${load(s)} · resume ${fmt(s.resume_ms, ' ms')} · peak RSS ${fmt(s.peak_rss_mb, ' MB')} | | |`)

@@ -2,6 +2,7 @@ import autocannon from 'autocannon'
 import type { Hosts } from '../lib/operations.js'
 import type { LoadSettings } from './compare.js'
 import { AUTH } from '../lib/servers.js'
+import { startFloor } from '../lib/floor.js'
 import { cpuTimeMs } from '../lib/processes.js'
 import type { Spread } from '../lib/stats.js'
 import { medianOf } from '../lib/stats.js'
@@ -31,6 +32,12 @@ export interface AgentSessionRow {
   /** Median over rounds of Prism CPU-ms/req ÷ sandbox CPU-ms/req. */
   cpu_ratio: number
   runs: Array<{ sandbox: SessionFigures; prism: SessionFigures; ratio: number; cpu_ratio: number; loadavg: number }>
+  /**
+   * The same session against a bare node:http server answering every request with one fixed body
+   * (a held write's `audit_id`, so the loop runs as it does against the sandbox): what this machine
+   * and the load generator allow for this mix at all. Median of up to 3 runs after the rounds.
+   */
+  floor?: SessionFigures
 }
 
 const FIELDS = ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'] as const
@@ -66,7 +73,23 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
       return all
     }, {}),
   })
-  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ...ratiosOf(runs), runs }
+  const floor = await floorOf(campaigns, { agents, seconds: settings.duration, runs: Math.min(settings.runs, 3) })
+  log(`  agent_session floor (bare node:http, one fixed answer): ${Math.round(floor.rps)} req/s p99 ${floor.p99} ms`)
+  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ...ratiosOf(runs), runs, floor }
+}
+
+// The floor answers everything with one small body that names an audit entry, as a held write's 202 does.
+const FLOOR_BODY = JSON.stringify({ status: 'pending_review', audit_id: 'aud_floor', sandbox: true })
+
+async function floorOf(campaigns: string[], options: { agents: number; seconds: number; runs: number }): Promise<SessionFigures> {
+  const floor = await startFloor(FLOOR_BODY)
+  try {
+    const runs: SessionFigures[] = []
+    for (let i = 0; i < options.runs; i++) runs.push(await session(floor, campaigns, { agents: options.agents, seconds: options.seconds, held: {} }))
+    return { ...medianOf(runs, FIELDS), statuses: runs[0].statuses }
+  } finally {
+    await floor.stop()
+  }
 }
 
 /** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */
