@@ -93,6 +93,42 @@ describe('daily metrics', () => {
   })
 })
 
+describe('ended days shared between versions of a campaign row', () => {
+  // Each day of the window from a row object never seen before: nothing cached can answer it.
+  const fresh = (c: Campaign, from: string, to: string, now: number) => metricsRange({ ...c }, from, to, now).map((r) => dailyMetrics({ ...c }, r.date, now))
+  const now = T0 + 15 * 3_600_000
+  const base = campaign({ budget_history: [{ at: at(-30), daily_budget: 100 }, { at: at(-6, 9), daily_budget: 140 }] })
+
+  it.each([
+    ['a budget change made today', { budget_history: [...base.budget_history, { at: at(0, 10), daily_budget: 999 }] }],
+    ['a pause made today', { status_history: [...base.status_history, { at: at(0, 11), status: 'PAUSED' }] }],
+    ['a change to an ended day\'s budget', { budget_history: [base.budget_history[0], { at: at(-6, 9), daily_budget: 60 }] }],
+    ['a different starting budget', { budget_history: [{ at: at(-30), daily_budget: 70 }, base.budget_history[1]] }],
+    ['a pause entered for yesterday (a clock rewound and changed)', { status_history: [...base.status_history, { at: at(-1, 12), status: 'PAUSED' }] }],
+    ['a first budget entry made today on a row without history', { budget_history: [{ at: at(0, 10), daily_budget: 500 }] }],
+    ['another seed', { seed: 7 }],
+    ['another channel', { channel_type: 'DISPLAY' }],
+    ['a later creation', { created_at: at(-3, 4), status_history: [{ at: at(-3, 4), status: 'ENABLED' }] }],
+  ] as const)('gives the rows a fresh computation gives after %s', (_what, change) => {
+    for (const [from, to] of [['2026-01-31', '2026-03-01'], ['2026-02-23', '2026-03-01'], ['2026-02-20', '2026-02-27']]) {
+      // The version before the change is asked first, so its ended days are there to be (wrongly) reused.
+      metricsRange(base, from, to, now)
+      rangeTotals(base, from, to, now)
+      const next = { ...base, ...change } as Campaign
+      expect(metricsRange(next, from, to, now)).toEqual(fresh(next, from, to, now))
+      expect(rangeTotals(next, from, to, now)).toEqual(sumMetrics(fresh(next, from, to, now)))
+    }
+  })
+
+  it('reuses the ended days of the version before a change made today, and recomputes today', () => {
+    const before = metricsRange(base, '2026-02-23', '2026-03-01', now)
+    const next: Campaign = { ...base, status_history: [...base.status_history, { at: at(0, 11), status: 'PAUSED' }] }
+    const after = metricsRange(next, '2026-02-23', '2026-03-01', now)
+    for (let i = 0; i < before.length - 1; i++) expect(after[i]).toBe(before[i])
+    expect(after.at(-1)!.clicks).toBeLessThan(before.at(-1)!.clicks)
+  })
+})
+
 describe('steady windows of today\'s metrics', () => {
   const today = '2026-03-01'
   // Every instant from `now` to the window's end, in ~2000 even steps plus both ends.

@@ -134,15 +134,50 @@ function pastPart(campaign: Campaign, startDate: string, endDate: string, now: n
   const key = `${startDate}|${endDate}|${dateOf(now)}|${campaign.status_history.length}|${campaign.budget_history.length}`
   let past = lastPastRange.get(campaign)
   if (past?.key !== key) {
-    const first = Date.parse(`${startDate}T00:00:00Z`)
-    const last = Date.parse(`${endDate}T00:00:00Z`)
     const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
-    const rows = daysBetween(campaign, first, Math.min(last, today - DAY_MS), now)
-    past = { key, rows, sum: addRows(ZERO, rows), first, last, today }
+    const ended = endedPart(campaign, { startDate, endDate, today, now })
+    past = { key, rows: ended.rows, sum: ended.sum, first: ended.first, last: ended.last, today }
     lastPastRange.set(campaign, past)
   }
   return { past, first: past.first, last: past.last, today: past.today }
 }
+
+/**
+ * The ended days of a window, shared by every row version with the same inputs for them: a change
+ * made today (a budget change, a pause) makes a new row object but leaves every ended day as it
+ * was, so agents writing while others list campaigns recompute nothing (bench/ agent session).
+ */
+function endedPart(campaign: Campaign, window: { startDate: string; endDate: string; today: number; now: number }) {
+  const { startDate, endDate, today, now } = window
+  const inputs = `${startDate}|${endDate}|${today}|${endedInputs(campaign, today)}`
+  let part = endedParts.get(inputs)
+  if (!part) {
+    const first = Date.parse(`${startDate}T00:00:00Z`)
+    const last = Date.parse(`${endDate}T00:00:00Z`)
+    const rows = daysBetween(campaign, first, Math.min(last, today - DAY_MS), now)
+    part = { rows, sum: addRows(ZERO, rows), first, last }
+    if (endedParts.size >= ENDED_PARTS_MAX) endedParts.clear()
+    endedParts.set(inputs, part)
+  }
+  return part
+}
+
+/**
+ * Everything a day before `today` is computed from (`computeDay`, `daysBetween`): seed, channel,
+ * creation, the starting budget (`budgetOn`) and the history entries made before today. Entries
+ * from today on only bound intervals that end by today, so they change no ended day.
+ */
+function endedInputs(campaign: Campaign, today: number): string {
+  let text = `${campaign.seed}|${campaign.channel_type}|${campaign.created_at}|${campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget}|`
+  for (const change of campaign.budget_history) if (Date.parse(change.at) < today) text += `${change.at}=${change.daily_budget},`
+  text += '|'
+  for (const entry of campaign.status_history) if (Date.parse(entry.at) < today) text += `${entry.at}=${entry.status},`
+  return text
+}
+
+// A few windows per campaign are asked for (30-day rows, 7-day reports); bounded like `dayTexts`.
+const ENDED_PARTS_MAX = 2_048
+const endedParts = new Map<string, { rows: DayMetrics[]; sum: Sums; first: number; last: number }>()
 
 type Sums = Pick<Totals, 'impressions' | 'clicks' | 'conversions' | 'cost'>
 const ZERO: Sums = { impressions: 0, clicks: 0, conversions: 0, cost: 0 }
