@@ -43,8 +43,14 @@ describe('redaction', () => {
     expect(dirty.args[1]).toBe(KEY)
   })
 
+  it('keeps a record whose only secret-like text is shorter than any secret (a stored key prefix) as the same reference', () => {
+    const row = { key_prefix: KEY.slice(0, 12), args: ['--campaign-id', '123'], note: '100%', name: `svc_${'a'.repeat(31)}` }
+    expect(redactValue(row)).toBe(row)
+    expect(redactValue({ ...row, name: `svc_${'a'.repeat(32)}` }).name).toBe(`svc_${'a'.repeat(8)}…[redacted]`)
+  })
+
   it('masks every string of any JSON value exactly as redactText does, and copies only what changed', () => {
-    const piece = fc.constantFrom(KEY, TOKEN, jsonEscaped(KEY), percentAll(KEY), 'svc_', 'mcp_', '%41', '\\u0041', 'Spring', ' ', 'x')
+    const piece = fc.constantFrom(KEY, TOKEN, jsonEscaped(KEY), percentAll(KEY), 'svc_', 'mcp_', '%41', '\\u0041', 'Spring', ' ', 'x', KEY.slice(0, 12), 'A'.repeat(31))
     const text = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''))
     const json = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),

@@ -61,10 +61,16 @@ function redactDeep<T>(value: T): T {
   return (changed ? out : value) as T
 }
 
-/** Whether `text` holds what `redactText` looks for (a secret's prefix, or an escape that may spell one). */
+/**
+ * Whether `text` holds what `redactText` looks for (a secret's prefix, or an escape that may spell
+ * one). Text shorter than the shortest secret (`svc_` + 32) holds none however it is written, so a
+ * stored 12-character key prefix (`svc_test_ben`, in every audit row) does not make a row suspect.
+ */
 function suspect(text: string): boolean {
-  return text.includes('svc_') || text.includes('mcp_') || text.includes('%') || text.includes('\\u')
+  return text.length >= SHORTEST_SECRET && (text.includes('svc_') || text.includes('mcp_') || text.includes('%') || text.includes('\\u'))
 }
+
+const SHORTEST_SECRET = 36
 
 /** Whether any string in `value` (object keys included) is `suspect`; walks what `redactDeep` would. */
 function mayHoldSecret(value: unknown): boolean {
