@@ -11,6 +11,8 @@ interface CheckpointHead {
   gen: string
   /** Log bytes the checkpoint covers; lines after this are replayed at open. */
   size: number
+  /** Bytes of doc lines before `size` (superseded once the document is saved; compaction counts them). */
+  docBytes?: number
   tables: Record<string, TableCheckpoint>
 }
 
@@ -23,8 +25,8 @@ interface CheckpointHead {
  * mismatch means a full replay. Written straight from the arrays (temp file, fsync under `fsync`
  * durability, rename), so a checkpoint allocates nothing the size of the history.
  */
-export function writeCheckpoint(input: { path: string; gen: string; size: number; tables: LogTables; durability: Durability }): void {
-  const head: CheckpointHead = { v: 2, gen: input.gen, size: input.size, tables: {} }
+export function writeCheckpoint(input: { path: string; gen: string; size: number; docBytes: number; tables: LogTables; durability: Durability }): void {
+  const head: CheckpointHead = { v: 2, gen: input.gen, size: input.size, docBytes: input.docBytes, tables: {} }
   const arrays: ArrayBufferView[] = []
   for (const [name, table] of Object.entries(input.tables)) {
     const { state, arrays: a } = table.checkpoint()
@@ -48,7 +50,7 @@ export function writeCheckpoint(input: { path: string; gen: string; size: number
 }
 
 /** Loads a checkpoint into `tables` if it matches the log at `logPath`; returns what it covers, or null. */
-export function readCheckpoint(path: string, logPath: string, tables: LogTables): { gen: string; size: number } | null {
+export function readCheckpoint(path: string, logPath: string, tables: LogTables): { gen: string; size: number; docBytes: number } | null {
   if (!existsSync(path) || !existsSync(logPath)) return null
   let head: CheckpointHead
   let data: Buffer
@@ -88,7 +90,7 @@ export function readCheckpoint(path: string, logPath: string, tables: LogTables)
   } catch {
     return null
   }
-  return { gen: head.gen, size: head.size }
+  return { gen: head.gen, size: head.size, docBytes: head.docBytes ?? 0 }
 }
 
 /** The generation named by the log's header line, or null (no header: a version-1 log). */

@@ -175,6 +175,35 @@ describe('compaction and the core document', () => {
     expect(next.audit.size()).toBe(30)
   })
 
+  it('counts doc lines as superseded bytes, across a restart too, so a log of mostly doc changes compacts', async () => {
+    const store = await openAt(file, { compaction: { minDeadBytes: Infinity } })
+    store.audit.insert(audit(1))
+    for (let i = 0; i < 50; i++) {
+      store.users.insert(user(i))
+      await store.commit()
+    }
+    const docBytes = store.history!.docBytes
+    expect(docBytes).toBeGreaterThan(50 * 60)
+    await close(store)
+    // Resumed from the checkpoint, and by a full replay of the log.
+    const resumed = await openAt(file, { compaction: { minDeadBytes: 1000, deadRatio: 0.5 } })
+    expect(resumed.history!.docBytes).toBe(docBytes)
+    await close(resumed)
+    await rm(`${file}.log.ckpt`)
+    const replayed = await openAt(file, { compaction: { minDeadBytes: 1000, deadRatio: 0.5 } })
+    expect(replayed.history!.docBytes).toBe(docBytes)
+    replayed.users.update('usr_0', { name: 'after' })
+    await replayed.commit()
+    await replayed.history!.settle()
+    expect(replayed.history!.compactions).toBe(1)
+    expect(replayed.history!.docBytes).toBe(0)
+    await close(replayed)
+    const last = await openAt(file)
+    expect(last.users.size()).toBe(50)
+    expect(last.users.get('usr_0')?.name).toBe('after')
+    expect(last.audit.size()).toBe(1)
+  })
+
   it('leaves no doc line in a compacted log, the document holding them all', async () => {
     const store = await openAt(file, { compaction: { minDeadBytes: Infinity } })
     for (let i = 0; i < 10; i++) {

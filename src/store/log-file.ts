@@ -80,8 +80,12 @@ export class StateLogFile {
     for (const leftover of [`${this.path}.compact`, `${this.checkpointPath}.tmp`]) if (existsSync(leftover)) unlinkSync(leftover)
     const checkpoint = readCheckpoint(this.checkpointPath, this.path, this.tables)
     const from = checkpoint?.size ?? 0
-    const document = this.document
-    const replayed = replayLog(this.path, this.tables, { from, onDoc: document ? (line) => document.replay(line) : undefined })
+    this.docBytes = checkpoint?.docBytes ?? 0
+    const onDoc = (line: DocLine, length: number) => {
+      this.docBytes += length + 1
+      this.document?.replay(line)
+    }
+    const replayed = replayLog(this.path, this.tables, { from, onDoc })
     this.reader.reopen()
     this.size = replayed.size
     this.gen = checkpoint?.gen ?? replayed.gen
@@ -185,7 +189,7 @@ export class StateLogFile {
     this.#checkpointDue = false
     // The checkpoint lets the next open skip every line before `size`: their doc lines must be in the document.
     this.document?.save()
-    writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, tables: this.tables, durability: this.durability })
+    writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, docBytes: this.docBytes, tables: this.tables, durability: this.durability })
     this.#checkpointedAt = this.size
   }
 

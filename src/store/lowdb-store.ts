@@ -6,6 +6,7 @@ import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta } from './layout.
 import type { Durability } from './durable-file.js'
 import { DURABILITIES } from './durable-file.js'
 import { CoreDocument } from './core-document.js'
+import type { DocLine } from './doc-log.js'
 import type { StateLock } from './state-lock.js'
 import { lockStateFile } from './state-lock.js'
 import type { LogTables } from './state-log.js'
@@ -89,7 +90,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
   }
 
   const replay = doc.read()
-  const document = { replay: (line: Parameters<typeof replay.apply>[0]) => replay.apply(line), save: () => doc.save() }
+  const document = { replay: (line: DocLine) => replay.apply(line), save: () => doc.save() }
   const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {}, document }) : null
   log?.open()
   doc.load(replay)

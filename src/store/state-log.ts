@@ -56,7 +56,8 @@ interface LogLine {
 /** Where a replay starts (`from`, a byte offset) and who takes the core document's lines. */
 export interface ReplayOptions {
   from?: number
-  onDoc?: (line: DocLine) => void
+  /** Takes each doc-table line and its length in bytes (newline excluded). */
+  onDoc?: (line: DocLine, length: number) => void
 }
 
 /**
@@ -93,7 +94,7 @@ export function replayLog(path: string, tables: LogTables, options: ReplayOption
         if (nl > start) {
           const entry = parseLine(buf.toString('utf8', start, nl), path, lineNo)
           if (entry.h) gen = entry.h.gen
-          else if (entry.d !== undefined) onDoc?.(entry as DocLine)
+          else if (entry.d !== undefined) onDoc?.(entry as DocLine, nl - start)
           else fold(entry, tables, legacy, { offset: carryAt + start, length: nl - start })
         }
         start = nl + 1
@@ -110,7 +111,7 @@ export function replayLog(path: string, tables: LogTables, options: ReplayOption
         truncateSync(path, carryAt)
         return { size: carryAt, gen }
       }
-      if (entry.d !== undefined) onDoc?.(entry as DocLine)
+      if (entry.d !== undefined) onDoc?.(entry as DocLine, carry.length)
       else if (!entry.h) fold(entry, tables, legacy, { offset: carryAt, length: carry.length })
       writeSync(fd, '\n', size)
       return { size: size + 1, gen }
