@@ -3,7 +3,7 @@ import type { StoreMeta } from '../domain/ports.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Durability } from './durable-file.js'
 import { JsonDocumentFile } from './durable-file.js'
-import type { Doc, DocLine } from './doc-log.js'
+import type { Doc } from './doc-log.js'
 import { DocReplay } from './doc-log.js'
 
 type DocTable = MemoryTable<{ id: string }>
@@ -171,5 +171,3 @@ export class CoreDocument {
     return doc
   }
 }
-
-export type { DocLine }

@@ -6,6 +6,7 @@ import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta } from './layout.
 import type { Durability } from './durable-file.js'
 import { DURABILITIES } from './durable-file.js'
 import { CoreDocument } from './core-document.js'
+import type { DocFlush } from './core-document.js'
 import type { DocLine } from './doc-log.js'
 import type { StateLock } from './state-lock.js'
 import { lockStateFile } from './state-lock.js'
@@ -106,7 +107,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     rewriteLog = false
     logPending = false
     const batches = Object.entries(logTables).map(([name, table]) => [name, table, fullLog ? table.takeAll() : table.takeDirty()] as const)
-    let docPart: ReturnType<CoreDocument['take']> | null = null
+    let docPart: DocFlush | null = null
     try {
       guard()
       // Synchronous on purpose: a few log lines take ≈ 0.1 ms, while each async step (open, write,
