@@ -15,6 +15,8 @@ describe('jsonText', () => {
     ['odd keys', { 'quo"te': 1, '\n': 2, '': 3, 10: 4, 2: 5 }],
     ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1 })],
     ['frozen rows shared by several lists', { campaigns: [row, row, { ...row }], again: Object.freeze([row]) }],
+    ['a frozen row deep inside plain objects, beside a toJSON', { result: { page: { rows: [row] }, when: new Date(0) }, audit: { args: ['--x', '1'] } }],
+    ['a frozen row inside a class instance (left to JSON.stringify)', { point: Object.assign(new Point(1), { row }) }],
   ])('writes %s exactly as JSON.stringify', (_what, value) => {
     expect(jsonText(value)).toBe(JSON.stringify(value))
     // The second time comes from what was kept.
@@ -27,6 +29,13 @@ describe('jsonText', () => {
     mutable.clicks = 2
     expect(jsonText([mutable])).toBe('[{"clicks":2}]')
     expect(jsonText({ rows: [row] })).toContain(JSON.stringify(row))
+  })
+
+  it('writes a body with a frozen row deep inside plain parts exactly as JSON.stringify', () => {
+    const deep = Object.freeze({ id: 'deep', n: 1 })
+    expect(jsonText({ a: { b: [deep] } })).toBe('{"a":{"b":[{"id":"deep","n":1}]}}')
+    const body = { status: 'ok', result: { rows: [deep] }, extra: { list: [1, 2] } }
+    expect(jsonText(body)).toBe(JSON.stringify(body))
   })
 
   it('gives the UTF-8 bytes of each text, the same buffer only for the same text', () => {
