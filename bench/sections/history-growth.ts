@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RunningServer } from '../lib/servers.js'
 import { AUTH, startSandbox } from '../lib/servers.js'
+import type { MemoryBreakdown } from './history-memory.js'
+import { enableMemoryProbe, readMemory } from './history-memory.js'
 
 /** Issue 17 items 1–2: what a long history costs the sandbox process, at one milestone of durable writes. */
 export interface HistoryGrowthRow {
@@ -24,6 +26,8 @@ export interface HistoryGrowthRow {
   resumed_rss_mb: number | null
   /** Durable writes per second while writing this stretch (the client shares the 2 cores). */
   writes_per_second: number
+  /** What `rss_mb` was made of (V8 heap, outside it, the binary), and the live heap after a full GC. */
+  memory: MemoryBreakdown | null
 }
 
 /**
@@ -38,6 +42,7 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
   const dir = await mkdtemp(join(tmpdir(), 'adops-bench-history-'))
   const state = join(dir, 'state.json')
   const rows: HistoryGrowthRow[] = []
+  const probeDir = enableMemoryProbe(dir)
   let sandbox: RunningServer = await startSandbox({ root, state })
   try {
     const campaigns = await campaignIds(sandbox)
@@ -48,8 +53,11 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       const seconds = (performance.now() - started) / 1000
       const rss = rssMb(sandbox.pid, 'VmRSS')
       const peak = rssMb(sandbox.pid, 'VmHWM')
+      const memory = await readMemory(probeDir, sandbox.pid)
       await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000))
       const idle = rssMb(sandbox.pid, 'VmRSS')
+      const live = await readMemory(probeDir, sandbox.pid, true)
+      if (memory && live) memory.live_heap_mb = live.heap_used_mb
       // Idle keep-alive sockets would hold the server's close past the grace period (a SIGKILL: no checkpoint at close).
       agent.destroy()
       await sandbox.child.stop(60_000)
@@ -59,10 +67,11 @@ export async function measureHistoryGrowth(options: { root: string; milestones: 
       agent = new Agent({ keepAlive: true, maxSockets: 64 })
       const row: HistoryGrowthRow = {
         writes: written, rss_mb: rss, idle_rss_mb: idle, peak_rss_mb: peak, log_mb: mb(logBytes), checkpoint_mb: mb(sizeOf(`${state}.log.ckpt`)),
-        resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds),
+        resume_ms: Math.round(resumed.startMs), resumed_rss_mb: rssMb(resumed.pid, 'VmRSS'), writes_per_second: Math.round((written - (rows.at(-1)?.writes ?? 0)) / seconds), memory,
       }
       rows.push(row)
       log(`  ${written} durable writes: RSS ${row.rss_mb} MB (after ${IDLE_SECONDS} s idle ${row.idle_rss_mb}, peak ${row.peak_rss_mb}), log ${row.log_mb} MB, resume ${row.resume_ms} ms (RSS ${row.resumed_rss_mb} MB), ${row.writes_per_second} writes/s`)
+      if (memory) log(`    RSS ${memory.rss_mb} MB = heap ${memory.heap_total_mb} (new ${memory.new_space_mb}, old ${memory.old_space_mb}; used ${memory.heap_used_mb}, live ${memory.live_heap_mb ?? '?'}) + external ${memory.external_mb} (array buffers ${memory.array_buffers_mb}) + binary ${memory.file_backed_mb} + other`)
     }
     return rows
   } finally {

@@ -5,6 +5,7 @@ import { DURABILITIES, buildSandbox } from '../sandbox.js'
 import type { Durability } from '../sandbox.js'
 import { JOURNAL_MAX_BYTES } from '../http/journal.js'
 import { isLoopback, listen } from '../runtime/listen.js'
+import { applyHeapPolicy } from '../runtime/heap-policy.js'
 import { renderBanner } from './banner.js'
 import { mcpPageSizeOption } from './mcp-page-size.js'
 import type { BannerInfo } from './banner.js'
@@ -56,6 +57,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (!isLoopback(flags.host) && !flags.adminToken) {
     fail(`Refusing to bind ${flags.host} without an admin token: anyone on the network could reset the world or mint keys. Pass --admin-token <token> (or SANDBOX_ADMIN_TOKEN), or bind 127.0.0.1.`)
   }
+  applyHeapPolicy()
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
