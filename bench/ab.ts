@@ -60,7 +60,7 @@ try {
     const ratios = rounds.map(([b, a]) => ratio(a.rps, b.rps))
     const failures = rounds.reduce((n, [b, a]) => n + b.failures + a.failures, 0)
     const spread = spreadOf(ratios)
-    process.stdout.write(`${name}: before ${side(0)} · after ${side(1)} · after ÷ before ${median(ratios)}× req/s (rounds ${spread.min}–${spread.max})${failures ? ` · ${failures} failed` : ''}\n`)
+    process.stdout.write(`${name}: before ${side(0)} · after ${side(1)} · after ÷ before ${Math.round(median(ratios) * 100) / 100}× req/s (rounds ${spread.min}–${spread.max})${failures ? ` · ${failures} failed` : ''}\n`)
   }
 } finally {
   await Promise.all(servers.map((s) => s.stop()))

@@ -5,6 +5,7 @@ import type { KeyRecord, User, Workspace } from './model.js'
 import { SandboxError } from './errors.js'
 import { iso } from './durations.js'
 import { requireScope } from './scopes.js'
+import { extend } from '../support/objects.js'
 
 /** An authenticated key and its user; the workspace is not resolved yet. */
 export interface Caller {
@@ -60,13 +61,13 @@ export function resolveWorkspace(deps: Deps, caller: Caller): Actor {
     const workspace = deps.store.workspaces.get(key.workspace_id)
     const member = memberships.some((m) => m.workspace_id === key.workspace_id)
     if (!workspace || !member) throw new SandboxError('WORKSPACE_ACCESS_DENIED', { workspace_id: key.workspace_id })
-    return { ...caller, workspace }
+    return extend(caller, { workspace })
   }
   const workspaces = memberships.map((m) => deps.store.workspaces.get(m.workspace_id)).filter(isDefined)
   if (workspaces.length !== 1) {
     throw new SandboxError('WORKSPACE_SCOPE_REQUIRED', { workspaces: workspaces.length })
   }
-  return { ...caller, workspace: workspaces[0] }
+  return extend(caller, { workspace: workspaces[0] })
 }
 
 /**

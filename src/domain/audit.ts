@@ -3,6 +3,7 @@ import { nowIn } from './workspace-time.js'
 import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
 import { redactValue } from '../support/redact.js'
+import { extend } from '../support/objects.js'
 
 /**
  * History rows one page reads at most (sandbox decision): a narrow filter over a long history
@@ -44,7 +45,7 @@ export type PublicAudit = Omit<AuditEntry, 'dedupe_key'> & { audit_id: string; r
 /** An entry as responses show it; key values masked again, for entries stored before they were masked (KEY-02). */
 export function publicAudit(entry: AuditEntry): PublicAudit {
   const { dedupe_key: _internal, ...shown } = redactValue(entry)
-  return { ...shown, audit_id: entry.id, ...(entry.decision === 'hold' ? { reviewed_args: shown.args } : {}) }
+  return extend(shown, entry.decision === 'hold' ? { audit_id: entry.id, reviewed_args: shown.args } : { audit_id: entry.id })
 }
 
 /**

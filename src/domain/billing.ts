@@ -4,6 +4,7 @@ import type { Credits, LedgerEntry, Operation, Workspace } from './model.js'
 import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { PAGE_EXAMINE } from './audit.js'
+import { extend } from '../support/objects.js'
 
 /** Who pays for what: the workspace is charged; every ledger line names the key (ERR-04). */
 export interface ChargeInput {
@@ -85,7 +86,7 @@ export function creditsView(deps: Deps, workspace: Workspace, keyId: string, lim
 function post(deps: Deps, workspace: Workspace, line: Omit<LedgerEntry, 'id' | 'at' | 'balance_after'>): LedgerEntry {
   const balance_after = round(workspace.credits.balance + line.amount)
   deps.store.workspaces.update(workspace.id, { credits: { ...workspace.credits, balance: balance_after } })
-  return deps.store.ledger.insert({ ...line, id: deps.ids.next('led'), at: iso(nowIn(deps, workspace.id)), balance_after })
+  return deps.store.ledger.insert(extend(line, { id: deps.ids.next('led'), at: iso(nowIn(deps, workspace.id)), balance_after }))
 }
 
 function workspaceOf(deps: Deps, id: string): Workspace {

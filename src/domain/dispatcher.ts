@@ -10,6 +10,7 @@ import { refundCredits } from './billing.js'
 import { executorFor } from './scripts/registry.js'
 import type { WriteOutcome } from './writes.js'
 import { chargeCall, contextOf, submitWrite } from './writes.js'
+import { extend } from '../support/objects.js'
 
 /** A dispatcher call from any surface (REST base or api host, MCP). */
 export interface DispatchRequest {
@@ -65,11 +66,11 @@ export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall,
 export function outcomeBody(outcome: DispatchOutcome): Record<string, unknown> {
   switch (outcome.kind) {
     case 'read':
-      return { ...outcome.result, credits_used: outcome.credits_used, sandbox: true }
+      return extend(outcome.result as object, { credits_used: outcome.credits_used, sandbox: true })
     case 'executed':
-      return { ...outcome.result, audit_id: outcome.audit.id, credits_used: outcome.audit.credits, sandbox: true }
+      return extend(outcome.result as object, { audit_id: outcome.audit.id, credits_used: outcome.audit.credits, sandbox: true })
     case 'failed':
-      return { ...outcome.error.toBody(), audit_id: outcome.audit.id, credits_used: 0, refunded: outcome.refunded, sandbox: true }
+      return extend(outcome.error.toBody(), { audit_id: outcome.audit.id, credits_used: 0, refunded: outcome.refunded, sandbox: true })
     case 'held':
       return {
         status: 'pending_review', audit_id: outcome.audit.id, reviewed_args: outcome.audit.args, script_name: outcome.audit.script,

@@ -1,5 +1,6 @@
 import type { OperatingHours, Operation, Policy } from './model.js'
 import { iso } from './durations.js'
+import { extend } from '../support/objects.js'
 
 /**
  * The default workspace policy (GATE-03): pause and budget changes run at once; enabling,
@@ -68,7 +69,7 @@ export function decideWrite(policy: Policy, write: WriteIntent, now: number): Ga
   const hours = policy.operating_hours ? evaluateHours(policy.operating_hours, now) : undefined
   const base = { evaluated_at, explanation: hours ? { hours } : {} }
   const decide = (action: GateDecision['action'], rule: string, reason: string, more: GateExplanation = {}): GateDecision =>
-    ({ action, rule, reason, ...base, explanation: { ...base.explanation, ...more } })
+    ({ action, rule, reason, evaluated_at, explanation: extend(base.explanation, more) })
 
   if (policy.block_tools.includes(write.script)) {
     return decide('block', 'block.tool', `The policy blocks the tool ${write.script}.`, { list: { name: 'block_tools', matched: write.script, entries: policy.block_tools } })
@@ -113,7 +114,7 @@ export function evaluateHours(window: OperatingHours, now: number): NonNullable<
   // Overnight: the early-morning part belongs to the previous day's window.
   else if (minutes >= start) within = window.days.includes(day)
   else within = minutes < end && window.days.includes(WEEKDAYS[(WEEKDAYS.indexOf(day) + 6) % 7])
-  return { ...window, evaluated_at: iso(now), local_day: day, local_time: time, within }
+  return extend(window, { evaluated_at: iso(now), local_day: day, local_time: time, within })
 }
 
 function localTime(timeZone: string, now: number): { day: string; minutes: number; time: string } {

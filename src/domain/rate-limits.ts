@@ -3,6 +3,7 @@ import { nowIn } from './workspace-time.js'
 import type { Bucket, RateLimits } from './model.js'
 import type { Actor } from './access.js'
 import { SandboxError, notFound } from './errors.js'
+import { extend } from '../support/objects.js'
 
 // Float refill can land a hair under a whole token; this tolerance keeps Retry-After exact.
 const EPSILON = 1e-9
@@ -25,7 +26,7 @@ function bucketsOf(actor: Actor): Array<{ id: string; scope: 'key' | 'workspace'
 export function takeToken(deps: Deps, actor: Actor): void {
   // Both buckets refill on the clock of the workspace the call acts in (issue 19).
   const now = nowIn(deps, actor.workspace.id)
-  const levels = bucketsOf(actor).map((b) => ({ ...b, tokens: levelAt(deps, b.id, b.config, now) }))
+  const levels = bucketsOf(actor).map((b) => extend(b, { tokens: levelAt(deps, b.id, b.config, now) }))
   const short = levels.filter((b) => b.tokens < 1 - EPSILON)
   if (short.length > 0) {
     const waits = short.map((b) => Math.max(1, Math.ceil((1 - b.tokens) / b.config.refill_per_second - EPSILON)))

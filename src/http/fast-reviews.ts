@@ -4,6 +4,7 @@ import { FastExchange } from './fast-path.js'
 import { plainJsonLength, readJsonObject } from './fast-body.js'
 import { adminTokenCheck } from './control/admin-token.js'
 import { controlReviewBody } from './control/review-routes.js'
+import { extend } from '../support/objects.js'
 
 // Exactly as the bench and the console send it: lower case, no trailing slash, an id express would
 // not decode (no `%`), no query. Any other spelling express still matches is left to express.
@@ -27,7 +28,7 @@ export function withFastReviews(ctx: AppContext, app: RequestListener): RequestL
     if (!target || length === null) return app(req, res)
     const exchange = new FastExchange(ctx, { host: 'base', path: req.url ?? '', query: {}, req, res, journaled: false })
     readJsonObject(req, length, {
-      take: (input) => answer(ctx, exchange, { ...target, input }),
+      take: (input) => answer(ctx, exchange, extend(target, { input })),
       fallBack: () => app(req, res),
     })
   }

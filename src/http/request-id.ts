@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import { redactText } from '../support/redact.js'
+import { extend } from '../support/objects.js'
 
 /** The response header that names a request (Stripe's name for it); a client may send its own. */
 export const REQUEST_ID_HEADER = 'Request-Id'
@@ -39,7 +40,7 @@ export function stampRequestId(req: IncomingMessage, res: ServerResponse): strin
 export function withRequestId(body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): Record<string, unknown> {
   const stamped = res.getHeader(REQUEST_ID_HEADER)
   const id = typeof stamped === 'string' ? stamped : stampRequestId(req, res)
-  return { ...body, request_id: id }
+  return extend(body, { request_id: id })
 }
 
 /**
