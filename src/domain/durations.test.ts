@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SandboxError } from './errors.js'
-import { parseDuration } from './durations.js'
+import { iso, parseDuration } from './durations.js'
 
 describe('parseDuration', () => {
   it.each([
@@ -18,5 +18,17 @@ describe('parseDuration', () => {
       expect((error as SandboxError).status).toBe(400)
       expect((error as SandboxError).details.field).toBe('advance')
     }
+  })
+})
+
+describe('iso', () => {
+  it('formats every instant of a sequence as Date does, repeated and alternating instants too', () => {
+    const instants = [0, 0, 1_764_230_400_123, 1_764_230_400_123, 1, 0, -86_400_000, 8.64e15, 1]
+    expect(instants.map(iso)).toEqual(instants.map((ms) => new Date(ms).toISOString()))
+  })
+
+  it('refuses an instant Date cannot write, every time', () => {
+    expect(() => iso(Number.NaN)).toThrow(RangeError)
+    expect(() => iso(Number.NaN)).toThrow(RangeError)
   })
 })

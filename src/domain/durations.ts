@@ -17,7 +17,15 @@ export function parseDuration(input: string | number, field = 'duration'): numbe
   return parts.reduce((sum, [, value, unit]) => sum + Number(value) * UNIT_MS[unit], 0)
 }
 
+let lastMs = Number.NaN
+let lastIso = ''
+
 /** ISO-8601 text of a sandbox instant. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString()
+  // One request stamps the same instant several times (audit, ledger, gate): format it once.
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString()
+    lastMs = ms
+  }
+  return lastIso
 }
