@@ -6,9 +6,9 @@ import { setFlagsFromString } from 'node:v8'
  * under a sustained write rate: a sandbox with ≈ 30 MB live kept growing its old space to 90–130
  * MB of mostly garbage as the history grew, so RSS after a million writes was 1.66× RSS after ten
  * thousand (docs/benchmarks.md "History growth"). 50 % keeps the heap near the working set at any
- * history length for ≈ 5 % more CPU on a budget change; 30 % was flatter but kept incremental
- * marking running almost all the time (+26 % CPU, p99 16 → 38 ms). It sets no ceiling: an export
- * of a long history still gets the room it needs.
+ * history length (1.27–1.29×) for ≈ 9 % more CPU on a budget change and 2.5 % on a held write
+ * (four times as many full GCs); 30 % cost +26 % CPU and p99 16 → 38 ms. It sets no ceiling: an
+ * export of a long history still gets the room it needs.
  */
 export const HEAP_GROWING_PERCENT = 50
 
