@@ -91,7 +91,10 @@ export function authorize(deps: Deps, caller: Caller, scope: string | null): Act
  * changes nothing; it is not a durable change by itself (saved with the next write).
  */
 export function markUsed(deps: Deps, caller: Caller): void {
-  deps.store.keys.touch(caller.key.id, { last_used_at: iso(nowIn(deps, keyWorkspaceId(deps, caller.key))) })
+  const last_used_at = iso(nowIn(deps, keyWorkspaceId(deps, caller.key)))
+  // Requests within one millisecond leave the record as it is: no new row version to build.
+  if (deps.store.keys.get(caller.key.id)?.last_used_at === last_used_at) return
+  deps.store.keys.touch(caller.key.id, { last_used_at })
 }
 
 function unauthenticated(detail: string): SandboxError {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Campaign } from './model.js'
-import { DAY_MS, dailyMetrics, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
+import { DAY_MS, dailyMetrics, lastDays, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
 
 const T0 = Date.parse('2026-03-01T00:00:00Z')
 const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
@@ -169,3 +169,16 @@ describe('steady windows of today\'s metrics', () => {
   })
 })
 
+
+describe('lastDays', () => {
+  it.each([
+    [Date.UTC(2026, 10, 27, 9), 30, '2026-10-29', '2026-11-27'],
+    [Date.UTC(2026, 10, 27, 23, 59), 30, '2026-10-29', '2026-11-27'],
+    [Date.UTC(2026, 10, 27, 9), 7, '2026-11-21', '2026-11-27'],
+    [Date.UTC(2026, 10, 28), 30, '2026-10-30', '2026-11-28'],
+    [Date.UTC(2024, 2, 1), 2, '2024-02-29', '2024-03-01'],
+    [Date.UTC(2026, 10, 27, 9), 30, '2026-10-29', '2026-11-27'],
+  ])('gives the window of %i over %i days as %s to %s, whatever was asked before', (now, days, start_date, end_date) => {
+    expect(lastDays(now, days)).toEqual({ start_date, end_date })
+  })
+})

@@ -230,8 +230,12 @@ const dayTexts = new Map<number, string>()
 /** The `days` UTC dates ending with the day of `now`, as a reporting window. */
 export function lastDays(now: number, days: number): { start_date: string; end_date: string } {
   const end_date = dateOf(now)
-  return { start_date: addDays(end_date, -(days - 1)), end_date }
+  // Every list request asks for the same window of the same day: date arithmetic once per day.
+  if (lastWindow.end_date !== end_date || lastWindow.days !== days) lastWindow = { end_date, days, start_date: addDays(end_date, -(days - 1)) }
+  return { start_date: lastWindow.start_date, end_date }
 }
+
+let lastWindow = { end_date: '', days: 0, start_date: '' }
 
 /** The date `days` after (or before, when negative) `date`. */
 export function addDays(date: string, days: number): string {

@@ -15,6 +15,7 @@ import { findCampaign } from '../../domain/campaigns.js'
 import { metricsRange, sumMetrics, lastDays } from '../../domain/metrics.js'
 import { takeToken } from '../../domain/rate-limits.js'
 import { SandboxError } from '../../domain/errors.js'
+import { extend } from '../../support/objects.js'
 
 const listQuery = z.object({
   status: z.string().transform((s) => s.toUpperCase()).pipe(z.enum(['ENABLED', 'PAUSED', 'REMOVED'], 'must be ENABLED, PAUSED or REMOVED')).optional(),
@@ -65,7 +66,7 @@ export function campaignListBody(deps: Deps, workspaceId: string, query: ListQue
   const body: CampaignListBody = {
     campaigns: all.slice(start, start + query.limit).map((c) => campaignRow(c, now)),
     total: all.length, page: query.page, limit: query.limit, has_more: start + query.limit < all.length,
-    date_range: { ...lastDays(now, ROW_WINDOW_DAYS), days: ROW_WINDOW_DAYS },
+    date_range: extend(lastDays(now, ROW_WINDOW_DAYS), { days: ROW_WINDOW_DAYS }),
     sandbox: true,
   }
   return keptList(deps, `${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body)
