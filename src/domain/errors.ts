@@ -61,7 +61,15 @@ export class SandboxError extends Error {
   readonly headers: Record<string, string>
 
   constructor(code: ErrorCode, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
-    super(renderMessage(ERROR_CATALOG[code].message, details))
+    const limit = Error.stackTraceLimit
+    // A refusal (4xx) is an answer, not a fault: its stack is never logged or shown, and capturing
+    // one cost more than the rest of a refused write (bench/README.md). A 5xx keeps its stack.
+    if (ERROR_CATALOG[code].status < 500) Error.stackTraceLimit = 0
+    try {
+      super(renderMessage(ERROR_CATALOG[code].message, details))
+    } finally {
+      Error.stackTraceLimit = limit
+    }
     this.name = 'SandboxError'
     this.code = code
     this.status = ERROR_CATALOG[code].status
