@@ -8,6 +8,7 @@ import { fire, probe } from './lib/load.js'
 import { budgetChange, firstCampaignId, heldWrite, runScript } from './lib/operations.js'
 import { guardChildren, killAll } from './lib/processes.js'
 import { startSandbox } from './lib/servers.js'
+import { measureAgentSession } from './sections/agent-session.js'
 import { median, ratio, round, spreadOf } from './lib/stats.js'
 
 /**
@@ -15,7 +16,9 @@ import { median, ratio, round, spreadOf } from './lib/stats.js'
  * --after <root>` starts both (each root must hold a built `dist/`), then fires each operation at
  * them in interleaved rounds (before, after, after, before, …) and prints the median req/s and
  * server CPU per request of each, with the per-round ratios. Both builds run at once, so each
- * round sees the same machine: the way to tell a change's effect from other load.
+ * round sees the same machine: the way to tell a change's effect from other load. `--only agent`
+ * runs the agent session (`sections/agent-session.ts`) with the after build in the sandbox's seat
+ * and the before build in Prism's (no `Prefer`), so its ratio is after ÷ before.
  */
 const OPERATIONS: Record<string, (s: RunningServer, campaign: string) => Target> = {
   get: (s) => ({ url: `${s.apiUrl}/v1/campaigns`, method: 'GET', headers: { authorization: 'Bearer svc_test_benchOwner0000000000000000000000' }, status: 200, pid: s.pid }),
@@ -30,7 +33,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
   },
 })
-if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget] [--rounds 6] [--duration 3]')
+if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3]')
 const load = { connections: Number(values.connections), seconds: Number(values.duration) }
 guardChildren()
 const dir = await mkdtemp(join(tmpdir(), 'adops-bench-ab-'))
@@ -42,6 +45,13 @@ try {
   servers.push(after)
   const campaigns = [await firstCampaignId(before), await firstCampaignId(after)]
   for (const name of values.only.split(',')) {
+    if (name === 'agent') {
+      const settings = { ...load, duration: load.seconds, warmup: 1, runs: Number(values.rounds) }
+      const row = await measureAgentSession({ sandbox: after, prism: before, settings, log: () => {}, prismHeld: {} })
+      const side = (f: typeof row.sandbox) => `${Math.round(f.rps)} req/s, ${f.cpu_ms_per_request} CPU-ms/req, p99 ${f.p99} ms`
+      process.stdout.write(`agent: before ${side(row.prism)} · after ${side(row.sandbox)} · after ÷ before ${row.ratio}× req/s (rounds ${row.ratio_spread.min}–${row.ratio_spread.max})\n`)
+      continue
+    }
     const make = OPERATIONS[name]
     if (!make) throw new Error(`--only: unknown operation "${name}" (${Object.keys(OPERATIONS).join(', ')})`)
     const targets = [make(before, campaigns[0]), make(after, campaigns[1])]

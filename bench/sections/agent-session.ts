@@ -51,11 +51,11 @@ const RUN = '/api/v1/tools/run'
  * gets the same requests (`Prefer: code=202` for the held write). Base host only, so one
  * autocannon instance drives each side.
  */
-export async function measureAgentSession(options: { sandbox: Hosts; prism: Hosts; settings: LoadSettings; log: (line: string) => void }): Promise<AgentSessionRow> {
-  const { sandbox, prism, settings, log } = options
+export async function measureAgentSession(options: { sandbox: Hosts; prism: Hosts; settings: LoadSettings; log: (line: string) => void; prismHeld?: Record<string, string> }): Promise<AgentSessionRow> {
+  const { sandbox, prism, settings, log, prismHeld = { prefer: 'code=202' } } = options
   const campaigns = await campaignIds(sandbox)
   const agents = Math.min(settings.connections, campaigns.length)
-  const sides = { sandbox: { hosts: sandbox, held: {} }, prism: { hosts: prism, held: { prefer: 'code=202' } } }
+  const sides = { sandbox: { hosts: sandbox, held: {} }, prism: { hosts: prism, held: prismHeld } }
   if (settings.warmup > 0) for (const side of Object.values(sides)) await session(side.hosts, campaigns, { agents, seconds: settings.warmup, held: side.held })
   const runs: AgentSessionRow['runs'] = []
   for (let i = 0; i < settings.runs; i++) {
