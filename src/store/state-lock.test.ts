@@ -36,6 +36,19 @@ function liveProcess(): number {
   return child.pid!
 }
 
+/** The pid of an exited process its parent has not reaped: a shell backgrounds it, then becomes `sleep`, which never waits. */
+async function zombiePid(): Promise<number> {
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  children.push(parent)
+  const pid = Number(await new Promise<string>((done) => parent.stdout!.once('data', (chunk: Buffer) => done(chunk.toString()))))
+  for (let i = 0; i < 100; i++) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return pid
+    await new Promise((done) => setTimeout(done, 50))
+  }
+  throw new Error(`process ${pid} did not become a zombie`)
+}
+
 /** The pid of a process that has already exited. */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
@@ -69,6 +82,14 @@ describe('one writer per state file', () => {
     await plantLock(pid, 0)
     // Nobody refreshes the planted lock: waiting instead of refusing would take it over after 3 s.
     await expect(openStore({ file })).rejects.toThrow(`State file ${file} is in use by pid ${pid};`)
+  })
+
+  // Linux only (/proc); CI runs on Linux.
+  it.runIf(process.platform === 'linux')('takes over a fresh lock whose holder was killed but not yet reaped (a zombie), as a dead holder\'s, instead of refusing', async () => {
+    await plantLock(await zombiePid(), 0)
+    const store = await openStore({ file })
+    expect(JSON.parse(await readFile(`${file}.owner`, 'utf8')).pid).toBe(process.pid)
+    await store.close()
   })
 
   it.each([

@@ -97,10 +97,23 @@ function isAlive(owner: LockOwner): boolean {
   if (owner.host !== hostname()) return true
   try {
     process.kill(owner.pid, 0)
-    return true
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // A killed holder stays a zombie until its parent reaps it (at once in a shell, maybe never
+  // under a container's PID 1): it holds nothing, so it must not block a restart.
+  return !isZombie(owner.pid)
+}
+
+/** Whether Linux lists `pid` as a zombie (`/proc/<pid>/stat` state `Z`); false where there is no /proc. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // `pid (comm) state …`: comm may hold spaces and parentheses, so read after the last `)`.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+  } catch {
+    return false
   }
 }
 
