@@ -67,9 +67,9 @@ export interface GateDecision {
 export function decideWrite(policy: Policy, write: WriteIntent, now: number): GateDecision {
   const evaluated_at = iso(now)
   const hours = policy.operating_hours ? evaluateHours(policy.operating_hours, now) : undefined
-  const base = { evaluated_at, explanation: hours ? { hours } : {} }
+  const explanation: GateExplanation = hours ? { hours } : {}
   const decide = (action: GateDecision['action'], rule: string, reason: string, more: GateExplanation = {}): GateDecision =>
-    ({ action, rule, reason, evaluated_at, explanation: extend(base.explanation, more) })
+    ({ action, rule, reason, evaluated_at, explanation: extend(explanation, more) })
 
   if (policy.block_tools.includes(write.script)) {
     return decide('block', 'block.tool', `The policy blocks the tool ${write.script}.`, { list: { name: 'block_tools', matched: write.script, entries: policy.block_tools } })

@@ -1,72 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { request, type RequestListener } from 'node:http'
 import type { Listening } from '../runtime/listen.js'
 import { listen } from '../runtime/listen.js'
-import { buildSandbox } from '../sandbox.js'
 import type { Sandbox } from '../sandbox.js'
-import { sequentialIds } from '../runtime/ids.js'
 import { KEYS } from '../test-support/http.js'
+import type { RawRequest, Twin } from '../test-support/twins.js'
+import { FELL_BACK, closeTwins, journalOf, sendRaw, standIn, twin } from '../test-support/twins.js'
 import { withFastRuns } from './fast-runs.js'
 import { defaultPolicy } from '../domain/policy.js'
 import { setCredits } from '../domain/billing.js'
 import { setRateLimits } from '../domain/rate-limits.js'
 
-// The fast path answers; anything it hands on reaches this stand-in for express instead.
-const FELL_BACK = 599
-const standIn: RequestListener = (req, res) => {
-  // Read what express would read, so a body pushed back is still there.
-  let text = ''
-  req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8'))).on('end', () => {
-    res.statusCode = FELL_BACK
-    res.end(text)
-  })
-}
-
 /** Two identical sandboxes: one behind the fast path, one plain express; the same calls must give the same answers and state. */
-let fast: { sb: Sandbox; server: Listening }
-let plain: { sb: Sandbox; server: Listening }
+let fast: Twin
+let plain: Twin
 let probe: Listening
-async function twin(listener: (sb: Sandbox) => RequestListener) {
-  // A fixed wall clock: the world is seeded at the same instant in both.
-  const sb = await buildSandbox({ ids: sequentialIds(), wall: () => Date.parse('2030-02-03T04:05:06.000Z') })
-  return { sb, server: await listen(listener(sb), '127.0.0.1', 0) }
-}
 beforeAll(async () => {
   fast = await twin((sb) => sb.baseListener)
   plain = await twin((sb) => sb.baseApp)
+  // The fast path answers; anything it hands on reaches the stand-in for express instead.
   probe = await listen(withFastRuns(fast.sb.ctx, standIn), '127.0.0.1', 0)
 })
 afterAll(async () => {
-  await Promise.all([fast.server.close(), plain.server.close(), probe.close()])
-  await Promise.all([fast.sb.close(), plain.sb.close()])
+  await probe.close()
+  await closeTwins([fast, plain])
 })
 
-interface Sent { path?: string; key?: string; body: string | Buffer; headers?: Record<string, string>; chunked?: boolean }
+type Sent = Omit<RawRequest, 'path' | 'body'> & { path?: string; body: string }
 
-/** One raw HTTP/1.1 exchange, so content type, length and transfer encoding are exactly as given. */
-function send(url: string, sent: Sent): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
-  const body = Buffer.from(sent.body)
-  // One client request id for both twins, so error bodies (`request_id`) match byte for byte.
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'request-id': 'twin-request', ...sent.headers }
-  if (sent.key) headers.authorization = `Bearer ${sent.key}`
-  if (!sent.chunked) headers['content-length'] = body.length
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${sent.path ?? '/api/v1/tools/run'}`, { method: 'POST', headers }, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8'))).on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }))
-    })
-    req.on('error', reject)
-    // A write before `end` makes node send the body chunked when no length is set.
-    if (sent.chunked) req.write(body)
-    req.end(sent.chunked ? undefined : body)
-  })
-}
+/** One raw HTTP/1.1 POST to the dispatcher (or `path`), exactly as given (`sendRaw`). */
+const send = (url: string, sent: Sent) => sendRaw(url, { ...sent, path: sent.path ?? '/api/v1/tools/run' })
 
 const run = (script: string, args: string[] = [], extra: Record<string, unknown> = {}) => JSON.stringify({ script_name: script, args, platform: 'google', ...extra })
-const journalOf = (sb: Sandbox) => sb.ctx.journal.query({ limit: 1000 }).entries.map(({ at: _at, duration_ms: _ms, request_id: _id, request, ...rest }) => {
-  const { host: _host, ...headers } = request.headers
-  return { ...rest, request: { ...request, headers } }
-})
 
 // [what, request, answered by the fast path itself?]
 const CASES: Array<[string, Sent, boolean]> = [
@@ -110,7 +74,7 @@ describe('fast dispatcher path for POST /api/v1/tools/run', () => {
   it.each(CASES.filter(([, , own]) => !own))('hands %s to express with its body intact', async (_what, sent) => {
     const answer = await send(probe.url, sent)
     expect(answer.status).toBe(FELL_BACK)
-    expect(answer.text).toBe(Buffer.from(sent.body).toString('utf8'))
+    expect(answer.text).toBe(sent.body)
   })
 
   it.each(CASES.filter(([, , own]) => own).slice(0, 3))('answers %s itself', async (_what, sent) => {
@@ -124,17 +88,14 @@ describe('fast dispatcher path for POST /api/v1/tools/run', () => {
  * `last_used_at` in the fast twin than in the express twin.
  */
 describe('fast dispatcher path, outcome by outcome with the clock moving', () => {
-  let pair: { fast: { sb: Sandbox; server: Listening }; plain: { sb: Sandbox; server: Listening } }
+  let pair: { fast: Twin; plain: Twin }
   const both = (change: (sb: Sandbox) => void) => [pair.fast.sb, pair.plain.sb].forEach(change)
   const acme = (sb: Sandbox) => sb.ctx.deps.store.campaigns.filter((c) => c.workspace_id === 'ws_acme')
   const idWith = (status: string) => acme(pair.fast.sb).find((c) => c.status === status)?.id ?? 'missing'
   beforeAll(async () => {
     pair = { fast: await twin((sb) => sb.baseListener), plain: await twin((sb) => sb.baseApp) }
   })
-  afterAll(async () => {
-    await Promise.all([pair.fast.server.close(), pair.plain.server.close()])
-    await Promise.all([pair.fast.sb.close(), pair.plain.sb.close()])
-  })
+  afterAll(() => closeTwins([pair.fast, pair.plain]))
 
   const header = (name: string, key: string) => ({ [name]: key })
   const pause = (id: () => string) => () => run('pause_campaign', ['--campaign-id', id()])

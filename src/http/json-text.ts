@@ -10,7 +10,7 @@ export function jsonText(value: unknown): string {
   const kept = frozen ? texts.get(value) : undefined
   if (kept !== undefined) return kept
   // Joined by hand only around kept texts: with nothing frozen inside, V8's own serialiser is faster.
-  const text = !holdsFrozen(value) ? JSON.stringify(value) : Array.isArray(value) ? arrayText(value) : isPlain(value) ? objectText(value as Record<string, unknown>) : JSON.stringify(value)
+  const text = !holdsFrozen(value) ? JSON.stringify(value) : Array.isArray(value) ? arrayText(value) : objectText(value as Record<string, unknown>)
   if (frozen) texts.set(value, text)
   return text
 }

@@ -24,6 +24,9 @@ export interface CoreDocumentOptions {
   guard: () => void
 }
 
+/** What changed since the last flush: rows by table, the meta, a reset, and whether any of it is durable. */
+type Pending = { dirty: Map<string, Set<string>>; meta: boolean; reset: boolean; durable: boolean }
+
 /** One flush's part of the document: lines for the state log (maybe none), and how to undo taking them. */
 export interface DocFlush {
   text: string
@@ -117,10 +120,9 @@ export class CoreDocument {
 
   /** Takes this flush's doc lines (everything changed since the last flush) under a new sequence number. */
   take(): DocFlush {
-    const [dirty, meta, reset, durable] = [this.#dirty, this.#metaDirty, this.#reset, this.#durable]
-    this.#dirty = new Map()
-    this.#metaDirty = this.#reset = this.#durable = false
-    const requeue = () => this.#requeue({ dirty, meta, reset, durable })
+    const taken = this.#detach()
+    const { dirty, meta, reset } = taken
+    const requeue = () => this.#requeue(taken)
     if (!reset && !meta && dirty.size === 0) return { text: '', requeue }
     const d = ++this.#seq
     const lines: string[] = reset ? [JSON.stringify({ d, reset: true })] : []
@@ -150,14 +152,20 @@ export class CoreDocument {
 
   /** Saves instead of appending lines (`saveDue`): every pending change is in the saved document. */
   saveForFlush(): DocFlush {
-    const taken = { dirty: this.#dirty, meta: this.#metaDirty, reset: this.#reset, durable: this.#durable }
     this.save()
-    this.#dirty = new Map()
-    this.#metaDirty = this.#reset = this.#durable = false
+    const taken = this.#detach()
     return { text: '', requeue: () => this.#requeue(taken) }
   }
 
-  #requeue(taken: { dirty: Map<string, Set<string>>; meta: boolean; reset: boolean; durable: boolean }): void {
+  /** Hands over what changed since the last flush and starts afresh; `#requeue` puts it back. */
+  #detach(): Pending {
+    const taken = { dirty: this.#dirty, meta: this.#metaDirty, reset: this.#reset, durable: this.#durable }
+    this.#dirty = new Map()
+    this.#metaDirty = this.#reset = this.#durable = false
+    return taken
+  }
+
+  #requeue(taken: Pending): void {
     for (const [name, ids] of taken.dirty) for (const id of ids) this.changed(name, id, false)
     this.#metaDirty ||= taken.meta
     this.#reset ||= taken.reset
