@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { RequestListener } from 'node:http'
 import type { Listening } from '../runtime/listen.js'
 import { listen } from '../runtime/listen.js'
 import { buildSandbox } from '../sandbox.js'
 import type { Sandbox } from '../sandbox.js'
 import { setRateLimits } from '../domain/rate-limits.js'
 import { KEYS, call } from '../test-support/http.js'
+import { FELL_BACK, standIn } from '../test-support/twins.js'
 import { withFastReads } from './fast-reads.js'
 
-// The fast path answers; anything it hands on reaches this stand-in for express instead.
-const FELL_BACK = 599
-const standIn: RequestListener = (_req, res) => {
-  res.statusCode = FELL_BACK
-  res.end()
-}
+// The fast path answers; anything it hands on reaches the stand-in for express instead.
 
 let sb: Sandbox
 let fast: Listening
