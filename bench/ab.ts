@@ -29,19 +29,21 @@ const OPERATIONS: Record<string, (s: RunningServer, campaign: string) => Target>
 
 const { values } = parseArgs({
   options: {
-    before: { type: 'string' }, after: { type: 'string' }, only: { type: 'string', default: 'get,list,held,budget' },
+    before: { type: 'string' }, after: { type: 'string' }, 'before-node': { type: 'string', default: '' }, 'after-node': { type: 'string', default: '' }, only: { type: 'string', default: 'get,list,held,budget' },
     rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
   },
 })
-if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3]')
+if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3] [--before-node="<node flags>"] [--after-node="<node flags>"]')
+// Node/V8 flags for one side (`--after-node="--max-semi-space-size=32"`): A/B a runtime setting on one build.
+const nodeArgsOf = (text: string) => text.split(/\s+/).filter(Boolean)
 const load = { connections: Number(values.connections), seconds: Number(values.duration) }
 guardChildren()
 const dir = await mkdtemp(join(tmpdir(), 'adops-bench-ab-'))
 const servers: RunningServer[] = []
 try {
-  const before = await startSandbox({ root: resolve(values.before), state: join(dir, 'before.json') })
+  const before = await startSandbox({ root: resolve(values.before), state: join(dir, 'before.json'), nodeArgs: nodeArgsOf(values['before-node']) })
   servers.push(before)
-  const after = await startSandbox({ root: resolve(values.after), state: join(dir, 'after.json') })
+  const after = await startSandbox({ root: resolve(values.after), state: join(dir, 'after.json'), nodeArgs: nodeArgsOf(values['after-node']) })
   servers.push(after)
   const campaigns = [await firstCampaignId(before), await firstCampaignId(after)]
   for (const name of values.only.split(',')) {

@@ -23,12 +23,12 @@ export interface RunningServer {
  * Starts the compiled sandbox (`node dist/src/main.js serve`) on ephemeral loopback ports, parses the
  * JSON banner for its URLs and waits for the first 200 on `GET /v1/me`.
  */
-export async function startSandbox(options: { root: string; state: string; world?: string; extraArgs?: string[] }): Promise<RunningServer> {
+export async function startSandbox(options: { root: string; state: string; world?: string; extraArgs?: string[]; nodeArgs?: string[] }): Promise<RunningServer> {
   const main = join(options.root, 'dist/src/main.js')
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`)
   const started = performance.now()
   const child = startChild(process.execPath, [
-    main, 'serve', '--host', '127.0.0.1', '--port', '0', '--api-port', '0', '--state', options.state,
+    ...(options.nodeArgs ?? []), main, 'serve', '--host', '127.0.0.1', '--port', '0', '--api-port', '0', '--state', options.state,
     '--world', options.world ?? 'bench', '--log-level', 'warn', '--json', ...(options.extraArgs ?? []),
   ], { cwd: options.root })
   try {

@@ -3,7 +3,6 @@ import { nowIn } from './workspace-time.js'
 import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
 import { redactValue } from '../support/redact.js'
-import { extend } from '../support/objects.js'
 
 /**
  * History rows one page reads at most (sandbox decision): a narrow filter over a long history
@@ -44,8 +43,15 @@ export type PublicAudit = Omit<AuditEntry, 'dedupe_key'> & { audit_id: string; r
 
 /** An entry as responses show it; key values masked again, for entries stored before they were masked (KEY-02). */
 export function publicAudit(entry: AuditEntry): PublicAudit {
-  const { dedupe_key: _internal, ...shown } = redactValue(entry)
-  return extend(shown, entry.decision === 'hold' ? { audit_id: entry.id, reviewed_args: shown.args } : { audit_id: entry.id })
+  const shown = redactValue(entry)
+  // Copied key by key into a fresh object, then named stores: an entry has 20-odd keys, and a copy
+  // made by rest-spread or `Object.assign` past ≈ 16 keys is a dictionary-mode object in V8, slow
+  // to add to, walk and serialise (≈ 7 µs against ≈ 0.4 µs per answer, bench/README.md).
+  const out = {} as Record<string, unknown>
+  for (const key in shown) if (key !== 'dedupe_key' && Object.hasOwn(shown, key)) out[key] = shown[key as keyof AuditEntry]
+  out.audit_id = entry.id
+  if (entry.decision === 'hold') out.reviewed_args = shown.args
+  return out as PublicAudit
 }
 
 /**

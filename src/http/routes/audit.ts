@@ -10,7 +10,6 @@ import type { Deps } from '../../domain/ports.js'
 import type { ReviewRequest } from '../../domain/reviews.js'
 import { approveWrite, rejectWrite } from '../../domain/reviews.js'
 import { notFound } from '../../domain/errors.js'
-import { extend } from '../../support/objects.js'
 
 const STATUSES = ['executed', 'failed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'dry_run'] as const
 
@@ -69,7 +68,10 @@ export function auditEntryBody(deps: Deps, actor: Actor, id: string): Record<str
   const entry = getAuditEntry(deps, id, actor.workspace.id)
   // Without workspace:read a key sees only its own writes; others look like missing ids.
   if (!readsAll(actor) && entry.key_id !== actor.key.id) throw notFound(`Audit entry ${entry.id}`)
-  return extend(publicAudit(entry), { sandbox: true })
+  // Added in place to the fresh copy `publicAudit` makes: copying it again would cost what that copy saves.
+  const body: Record<string, unknown> = publicAudit(entry)
+  body.sandbox = true
+  return body
 }
 
 /** Approves or rejects a held write (GATE-05); the body both review routes answer with. */
