@@ -68,7 +68,7 @@ try {
       for (const side of order) got[side] = await fire(targets[side], load)
       rounds.push([got[0], got[1]])
     }
-    const side = (k: 0 | 1) => `${Math.round(median(rounds.map((r) => r[k].rps)))} req/s, ${round(median(rounds.map((r) => r[k].cpu_ms_per_request ?? Number.NaN)), 3)} CPU-ms/req`
+    const side = (k: 0 | 1) => `${Math.round(median(rounds.map((r) => r[k].rps)))} req/s, ${round(median(rounds.map((r) => r[k].cpu_ms_per_request ?? Number.NaN)), 3)} CPU-ms/req, p99 ${median(rounds.map((r) => r[k].p99))} ms`
     const ratios = rounds.map(([b, a]) => ratio(a.rps, b.rps))
     const failures = rounds.reduce((n, [b, a]) => n + b.failures + a.failures, 0)
     const spread = spreadOf(ratios)

@@ -45,9 +45,10 @@ const RUN = '/api/v1/tools/run'
 
 /**
  * Issue 17 item 4's mixed "agent session": every connection is one agent looping over what an
- * agent does on its own campaign — list campaigns (charged read), pull a week of performance
- * (charged read), change the budget (immediate durable write), ask to enable it (held, 202), a
- * person approves that write on the control plane, the agent reads the audit entry. Prism's mock
+ * agent does on its own live campaign — list campaigns (charged read), pull a week of performance
+ * (charged read), change the budget and pause it (immediate durable writes), ask to enable it
+ * again (held, 202), a person approves that write on the control plane (the enable runs), the
+ * agent reads the audit entry. Prism's mock
  * gets the same requests (`Prefer: code=202` for the held write). Base host only, so one
  * autocannon instance drives each side.
  */
@@ -75,7 +76,7 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
   })
   const floor = await floorOf(campaigns, { agents, seconds: settings.duration, runs: Math.min(settings.runs, 3) })
   log(`  agent_session floor (bare node:http, one fixed answer): ${Math.round(floor.rps)} req/s p99 ${floor.p99} ms`)
-  return { label: 'agent session (reads, charged reads, budget change, held write, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ...ratiosOf(runs), runs, floor }
+  return { label: 'agent session (reads, charged reads, budget change, pause, held enable, approval, audit read)', agents, sandbox: merge('sandbox'), prism: merge('prism'), ...ratiosOf(runs), runs, floor }
 }
 
 // The floor answers everything with one small body that names an audit entry, as a held write's 202 does.
@@ -95,7 +96,7 @@ async function floorOf(campaigns: string[], options: { agents: number; seconds: 
 /** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */
 type Agent = { campaign?: string; n?: number; audit?: string }
 
-/** One side's session: `agents` connections loop the six requests for `seconds` (exported for profiling drivers). */
+/** One side's session: `agents` connections loop the seven requests for `seconds` (exported for profiling drivers). */
 export async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string> }): Promise<SessionFigures> {
   let next = 0
   const json = (value: unknown) => JSON.stringify(value)
@@ -108,6 +109,8 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     run(() => ({ script_name: 'list_campaigns', args: [], platform: 'google' })),
     run((a) => ({ script_name: 'pull_google_ads', args: ['--days', '7', '--campaign-id', mine(a)], platform: 'google' })),
     run((a) => ({ script_name: 'update_campaign_budget', args: ['--campaign-id', mine(a), '--daily-budget', String((a.n = (a.n ?? 0) + 1) % 2 ? 51 : 50)], platform: 'google' })),
+    // Paused first (an immediate write), so the approved enable below runs for real instead of failing on an ENABLED campaign.
+    run((a) => ({ script_name: 'pause_campaign', args: ['--campaign-id', mine(a)], platform: 'google' })),
     {
       ...run((a) => ({ script_name: 'enable_campaign', args: ['--campaign-id', mine(a)], platform: 'google' }), options.held),
       onResponse: (_status: number, body: string, agent: Agent) => {
@@ -147,11 +150,11 @@ function auditIdOf(body: string): string | undefined {
   }
 }
 
-/** The bench world's campaign ids, one per agent. */
+/** The bench world's live campaign ids (a removed one refuses every write with CONFLICT): one per agent or worker where there are enough. */
 export async function campaignIds(sandbox: Hosts): Promise<string[]> {
-  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns`, { headers: AUTH, signal: AbortSignal.timeout(10_000) })
-  const body = (await res.json()) as { campaigns?: Array<{ campaign_id: string }> }
-  const ids = (body.campaigns ?? []).map((c) => c.campaign_id)
+  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns?limit=100`, { headers: AUTH, signal: AbortSignal.timeout(10_000) })
+  const body = (await res.json()) as { campaigns?: Array<{ campaign_id: string; status?: string }> }
+  const ids = (body.campaigns ?? []).filter((c) => c.status !== 'REMOVED').map((c) => c.campaign_id)
   if (ids.length === 0) throw new Error('the bench world listed no campaign for the agent session')
   return ids
 }

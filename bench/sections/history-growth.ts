@@ -7,6 +7,7 @@ import type { RunningServer } from '../lib/servers.js'
 import { AUTH, startSandbox } from '../lib/servers.js'
 import type { MemoryBreakdown } from './history-memory.js'
 import { enableMemoryProbe, readMemory } from './history-memory.js'
+import { campaignIds } from './agent-session.js'
 
 /** Issue 17 items 1–2: what a long history costs the sandbox process, at one milestone of durable writes. */
 export interface HistoryGrowthRow {
@@ -124,15 +125,6 @@ function call(url: string, body: unknown, headers: Record<string, string> = AUTH
     req.on('error', reject)
     req.end(JSON.stringify(body))
   })
-}
-
-/** One campaign per worker where the world has enough, so workers' held writes do not share a pending entry. */
-async function campaignIds(sandbox: RunningServer): Promise<string[]> {
-  const res = await fetch(`${sandbox.apiUrl}/v1/campaigns?limit=100`, { headers: AUTH })
-  const body = (await res.json()) as { campaigns?: Array<{ campaign_id?: string; id?: string; status?: string }> }
-  const ids = (body.campaigns ?? []).filter((c) => c.status !== 'REMOVED').flatMap((c) => c.campaign_id ?? c.id ?? [])
-  if (!ids.length) throw new Error('the bench world has no campaigns')
-  return ids
 }
 
 function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {

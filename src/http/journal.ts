@@ -60,11 +60,14 @@ export class Journal {
   }
 
   /** Stores an exchange that is already redacted, and logs one debug line about it. */
-  record(entry: Omit<StoredEntry, 'seq'>): void {
-    // `seq` first: `{ ...entry, seq }` takes V8's slow object path (µs per exchange, bench/).
-    const stored = { seq: ++this.#seq, ...entry }
-    const { host, method, path, status, duration_ms, key_prefix } = stored
-    this.#logger?.debug({ seq: stored.seq, host, method, path, status, duration_ms, key_prefix }, 'exchange')
+  record(entry: StoredEntry): void {
+    // Numbered in place: `exchangeEntry` builds a fresh entry with `seq` as its first key (a copy costs ≈ 0.5 µs).
+    const stored = entry
+    stored.seq = ++this.#seq
+    if (this.#logger?.isLevelEnabled('debug')) {
+      const { host, method, path, status, duration_ms, key_prefix } = stored
+      this.#logger.debug({ seq: stored.seq, host, method, path, status, duration_ms, key_prefix }, 'exchange')
+    }
     this.#entries.push(stored)
     this.#bytes += stored.size
     // shift() is O(1) on V8 arrays; splice(0, n) moves the whole ring (~0.1 ms at 10 000 entries).
@@ -163,7 +166,7 @@ export interface Exchange {
  * The redacted journal entry of an exchange; the one builder both answering paths share. Bodies
  * are cut to `BODY_CAP`, or `ANONYMOUS_BODY_CAP` without a valid credential (none sent, or 401).
  */
-export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
+export function exchangeEntry(x: Exchange): StoredEntry {
   const credential = anyCredential(x.req)
   const cap = credential && x.status !== 401 ? BODY_CAP : ANONYMOUS_BODY_CAP
   const request = requestBodies.keep(x.requestBody, cap)
@@ -172,6 +175,8 @@ export function exchangeEntry(x: Exchange): Omit<StoredEntry, 'seq'> {
   const query = redactQuery(x.query)
   const headers = redactHeaders(x.req.headers)
   return {
+    // Numbered by `Journal.record`; first, so the entry keeps one shape.
+    seq: 0,
     at_ms: Date.now(),
     sandbox_ms: x.sandboxMs,
     host: x.host,
