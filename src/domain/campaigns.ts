@@ -5,6 +5,7 @@ import { SandboxError, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
 import { hashSeed, seededFaker } from './seeded.js'
+import { appendStatusChange } from './status-history.js'
 
 const CHANNELS = [
   { value: 'SEARCH', weight: 5, label: 'Search', bidding: ['MAXIMIZE_CONVERSIONS', 'TARGET_CPA', 'MAXIMIZE_CLICKS', 'MANUAL_CPC'] },
@@ -79,7 +80,7 @@ export function findCampaign(deps: Deps, workspaceId: string, id: string): Campa
   return campaign
 }
 
-/** Moves a campaign to a new status; the same status again is a 409 (ALREADY_PAUSED for pause). */
+/** Moves a campaign to a new status; the same status again is a 409 (ALREADY_PAUSED for pause). The history stays bounded (`appendStatusChange`). */
 export function changeStatus(deps: Deps, campaign: Campaign, status: CampaignStatus): Campaign {
   if (campaign.status === 'REMOVED') throw new SandboxError('CONFLICT', { reason: `Campaign ${campaign.id} is removed; it cannot change status.` })
   if (campaign.status === status) {
@@ -87,7 +88,7 @@ export function changeStatus(deps: Deps, campaign: Campaign, status: CampaignSta
     throw new SandboxError('CONFLICT', { reason: `Campaign ${campaign.id} is already ${status}.` })
   }
   const at = iso(nowIn(deps, campaign.workspace_id))
-  return deps.store.campaigns.update(campaign.id, { status, status_history: [...campaign.status_history, { at, status }] })
+  return deps.store.campaigns.update(campaign.id, { status, status_history: appendStatusChange(campaign.status_history, { at, status }) })
 }
 
 /**

@@ -262,7 +262,8 @@ function budgetOn(campaign: Campaign, dayStart: number): number {
   return budget
 }
 
-function enabledMs(campaign: Campaign, from: number, to: number): number {
+/** Milliseconds the campaign spent ENABLED in `[from, to)`, from its status history (REST-01). */
+export function enabledMs(campaign: Campaign, from: number, to: number): number {
   let total = 0
   const history = campaign.status_history
   history.forEach((entry, i) => {
