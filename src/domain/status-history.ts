@@ -5,7 +5,7 @@ import { DAY_MS } from './metrics.js'
 type Entry = Campaign['status_history'][number]
 
 /** The newest status changes a campaign keeps exactly as they were made (sandbox decision). */
-export const RECENT_STATUS_CHANGES = 100
+export const RECENT_STATUS_CHANGES = 10
 
 /**
  * A campaign's status history with a new change appended, bounded (sandbox decision, issue 17):
@@ -14,8 +14,8 @@ export const RECENT_STATUS_CHANGES = 100
  * as made; before them, the changes of each UTC day are folded to at most three entries that keep
  * the day's first and last change and the time spent ENABLED between them, so the metrics of every
  * day (`enabledMs`) and the status at every instant outside the folded stretches stay what they were.
- * Folding runs once the history is twice that long, so a write copies at most ≈ 200 entries plus
- * three per earlier day with changes.
+ * Folding runs once the history is twice that long, so a write copies at most 20 entries plus three
+ * per earlier day with changes. Ten, because the campaign's doc line carries its whole row (docs/decisions.md).
  */
 export function appendStatusChange(history: readonly Entry[], change: Entry): Entry[] {
   const next = [...history, change]
