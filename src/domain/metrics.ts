@@ -1,5 +1,6 @@
 import type { Campaign } from './model.js'
 import { between, hashSeed, prng } from './seeded.js'
+import { timesOf } from './history-times.js'
 
 export const DAY_MS = 86_400_000
 
@@ -77,14 +78,18 @@ export function todaySteadyUntil(campaign: Campaign, now: number): number {
 
 function enabledAt(campaign: Campaign, at: number): boolean {
   let status: string | undefined
-  for (const entry of campaign.status_history) if (Date.parse(entry.at) <= at) status = entry.status
+  const times = timesOf(campaign.status_history)
+  campaign.status_history.forEach((entry, i) => {
+    if (times[i] <= at) status = entry.status
+  })
   return status === 'ENABLED'
 }
 
 // When a campaign that is not enabled at `now` is next enabled (an entry can lie ahead after a clock rewind).
 function nextEnabled(campaign: Campaign, now: number): number {
-  const entry = campaign.status_history.find((e) => e.status === 'ENABLED' && Date.parse(e.at) > now)
-  return entry ? Date.parse(entry.at) : Infinity
+  const times = timesOf(campaign.status_history)
+  const i = campaign.status_history.findIndex((e, j) => e.status === 'ENABLED' && times[j] > now)
+  return i >= 0 ? times[i] : Infinity
 }
 
 function sameCounts(a: Sums, b: Sums): boolean {
@@ -169,9 +174,15 @@ function endedPart(campaign: Campaign, window: { startDate: string; endDate: str
  */
 function endedInputs(campaign: Campaign, today: number): string {
   let text = `${campaign.seed}|${campaign.channel_type}|${campaign.created_at}|${campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget}|`
-  for (const change of campaign.budget_history) if (Date.parse(change.at) < today) text += `${change.at}=${change.daily_budget},`
+  const budgetTimes = timesOf(campaign.budget_history)
+  campaign.budget_history.forEach((change, i) => {
+    if (budgetTimes[i] < today) text += `${change.at}=${change.daily_budget},`
+  })
   text += '|'
-  for (const entry of campaign.status_history) if (Date.parse(entry.at) < today) text += `${entry.at}=${entry.status},`
+  const statusTimes = timesOf(campaign.status_history)
+  campaign.status_history.forEach((entry, i) => {
+    if (statusTimes[i] < today) text += `${entry.at}=${entry.status},`
+  })
   return text
 }
 
@@ -258,7 +269,10 @@ function derive(m: { impressions: number; clicks: number; conversions: number; c
 // The budget in force at the start of a day: the last change at or before midnight, else the first.
 function budgetOn(campaign: Campaign, dayStart: number): number {
   let budget = campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget
-  for (const change of campaign.budget_history) if (Date.parse(change.at) <= dayStart) budget = change.daily_budget
+  const times = timesOf(campaign.budget_history)
+  campaign.budget_history.forEach((change, i) => {
+    if (times[i] <= dayStart) budget = change.daily_budget
+  })
   return budget
 }
 
@@ -266,10 +280,11 @@ function budgetOn(campaign: Campaign, dayStart: number): number {
 export function enabledMs(campaign: Campaign, from: number, to: number): number {
   let total = 0
   const history = campaign.status_history
+  const times = timesOf(history)
   history.forEach((entry, i) => {
     if (entry.status !== 'ENABLED') return
-    const begin = Math.max(from, Date.parse(entry.at))
-    const end = Math.min(to, i + 1 < history.length ? Date.parse(history[i + 1].at) : Infinity)
+    const begin = Math.max(from, times[i])
+    const end = Math.min(to, i + 1 < history.length ? times[i + 1] : Infinity)
     if (end > begin) total += end - begin
   })
   return total
