@@ -9,9 +9,6 @@ import { replyBody, stampRequestId, withRequestId } from './request-id.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
-// Below this many characters a body is written as text (see `send`).
-const SHORT_BODY = 4096
-
 const UNUSUAL_HEADERS = ['if-none-match', 'if-modified-since', 'expect', 'content-encoding', 'transfer-encoding', 'prefer']
 
 /**
@@ -74,12 +71,10 @@ export class FastExchange {
       requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
     })))
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
-    // A short body goes out as text, so Node writes it with the head in one `write` (not a two-part `writev`);
-    // a long one as bytes, encoded once while the same text comes again (`utf8Bytes`).
-    const body = text.length < SHORT_BODY ? text : utf8Bytes(text)
+    const bytes = utf8Bytes(text)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')
-    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length)
+    res.setHeader('Content-Length', bytes.length)
     res.statusCode = status
-    res.end(body)
+    res.end(bytes)
   }
 }
