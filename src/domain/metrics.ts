@@ -1,5 +1,5 @@
 import type { Campaign } from './model.js'
-import { between, hashSeed, prng } from './seeded.js'
+import { dayRates, round } from './day-rates.js'
 import { timesOf } from './history-times.js'
 
 export const DAY_MS = 86_400_000
@@ -16,14 +16,6 @@ export interface Totals {
 
 export interface DayMetrics extends Totals {
   date: string
-}
-
-/** Per-channel ranges for ctr, cpc and conversion rate: realistic Google Ads orders of magnitude. */
-const PROFILES: Record<string, { ctr: [number, number]; cpc: [number, number]; cvr: [number, number] }> = {
-  SEARCH: { ctr: [0.03, 0.08], cpc: [0.8, 3.5], cvr: [0.03, 0.09] },
-  DISPLAY: { ctr: [0.003, 0.012], cpc: [0.2, 0.9], cvr: [0.005, 0.02] },
-  PERFORMANCE_MAX: { ctr: [0.01, 0.03], cpc: [0.5, 1.8], cvr: [0.02, 0.06] },
-  VIDEO: { ctr: [0.005, 0.015], cpc: [0.1, 0.5], cvr: [0.003, 0.01] },
 }
 
 /**
@@ -104,24 +96,6 @@ function computeDay(campaign: Campaign, date: string, start: number, now: number
   return { date, ...derive({ impressions, clicks, conversions: Math.round(clicks * cvr), cost: round(clicks * cpc, 2) }) }
 }
 
-// The seeded draws of a day do not depend on the time of day: today's are kept while only the
-// enabled fraction grows with the clock.
-function dayRates(campaign: Campaign, date: string, start: number) {
-  const last = lastRates.get(campaign)
-  if (last?.date === date) return last
-  const next = prng(hashSeed(campaign.seed, date))
-  const profile = PROFILES[campaign.channel_type] ?? PROFILES.SEARCH
-  const pacing = between(next, 0.72, 1)
-  const ctr = between(next, ...profile.ctr)
-  const cpc = round(between(next, ...profile.cpc), 2)
-  const cvr = between(next, ...profile.cvr)
-  const rates = { date, fullClicks: (budgetOn(campaign, start) * pacing) / cpc, ctr, cpc, cvr }
-  lastRates.set(campaign, rates)
-  return rates
-}
-
-const lastRates = new WeakMap<Campaign, { date: string; fullClicks: number; ctr: number; cpc: number; cvr: number }>()
-
 /** Daily rows from `startDate` to `endDate` inclusive, skipping days before the campaign existed. */
 export function metricsRange(campaign: Campaign, startDate: string, endDate: string, now: number): DayMetrics[] {
   const { past, first, last, today } = pastPart(campaign, startDate, endDate, now)
@@ -134,17 +108,47 @@ export function rangeTotals(campaign: Campaign, startDate: string, endDate: stri
   return derive(roundCost(addRows(past.sum, daysBetween(campaign, Math.max(first, today), last, now))))
 }
 
-// Days before today have ended: the same window asked again today (list polling) reuses them.
+// Days before today have ended: the same window asked again today reuses them, for the same row
+// (list polling) and for a later version whose inputs for ended days are the very same (an agent
+// pausing and enabling its campaign while others list campaigns; bench/ agent session).
 function pastPart(campaign: Campaign, startDate: string, endDate: string, now: number) {
-  const key = `${startDate}|${endDate}|${dateOf(now)}|${campaign.status_history.length}|${campaign.budget_history.length}`
-  let past = lastPastRange.get(campaign)
-  if (past?.key !== key) {
-    const today = Date.parse(`${dateOf(now)}T00:00:00Z`)
+  const todayText = dateOf(now)
+  const kept = lastPast.get(campaign.id) ?? []
+  let past = kept.find((p) => p.startDate === startDate && p.endDate === endDate && p.todayText === todayText && sameEndedInputs(p.campaign, campaign, p.today))
+  if (past) past.campaign = campaign
+  else {
+    const today = Date.parse(`${todayText}T00:00:00Z`)
     const ended = endedPart(campaign, { startDate, endDate, today, now })
-    past = { key, rows: ended.rows, sum: ended.sum, first: ended.first, last: ended.last, today }
-    lastPastRange.set(campaign, past)
+    past = { campaign, startDate, endDate, todayText, today, rows: ended.rows, sum: ended.sum, first: ended.first, last: ended.last }
+    // A few windows per campaign (30-day rows, 7-day reports); one map entry per campaign id, bounded.
+    if (lastPast.size >= LAST_PAST_MAX) lastPast.clear()
+    lastPast.set(campaign.id, [past, ...kept.filter((p) => p.startDate !== startDate || p.endDate !== endDate).slice(0, 3)])
   }
   return { past, first: past.first, last: past.last, today: past.today }
+}
+
+/**
+ * Whether two versions of a campaign have the same inputs for the days before `today` (what
+ * `endedInputs` spells): same seed, channel, creation and starting budget, and the same history
+ * entries before `today`, compared as objects (entries are never edited, and a change shares the
+ * old ones), so a pause or enable made today keeps every ended day without rebuilding its key.
+ */
+function sameEndedInputs(a: Campaign, b: Campaign, today: number): boolean {
+  if (a === b) return true
+  return a.seed === b.seed && a.channel_type === b.channel_type && a.created_at === b.created_at &&
+    (a.budget_history[0]?.daily_budget ?? a.daily_budget) === (b.budget_history[0]?.daily_budget ?? b.daily_budget) &&
+    sameBefore(a.budget_history, b.budget_history, today) && sameBefore(a.status_history, b.status_history, today)
+}
+
+function sameBefore(a: ReadonlyArray<{ at: string }>, b: ReadonlyArray<{ at: string }>, today: number): boolean {
+  if (a === b) return true
+  const [ta, tb] = [timesOf(a), timesOf(b)]
+  for (let i = 0, j = 0; ; i++, j++) {
+    while (i < a.length && ta[i] >= today) i++
+    while (j < b.length && tb[j] >= today) j++
+    if (i === a.length || j === b.length) return i === a.length && j === b.length
+    if (a[i] !== b[j]) return false
+  }
 }
 
 /**
@@ -192,7 +196,9 @@ const endedParts = new Map<string, { rows: DayMetrics[]; sum: Sums; first: numbe
 
 type Sums = Pick<Totals, 'impressions' | 'clicks' | 'conversions' | 'cost'>
 const ZERO: Sums = { impressions: 0, clicks: 0, conversions: 0, cost: 0 }
-const lastPastRange = new WeakMap<Campaign, { key: string; rows: DayMetrics[]; sum: Sums; first: number; last: number; today: number }>()
+type PastPart = { campaign: Campaign; startDate: string; endDate: string; todayText: string; today: number; rows: DayMetrics[]; sum: Sums; first: number; last: number }
+const LAST_PAST_MAX = 10_000
+const lastPast = new Map<string, PastPart[]>()
 
 function daysBetween(campaign: Campaign, from: number, to: number, now: number): DayMetrics[] {
   const created = Date.parse(campaign.created_at)
@@ -266,16 +272,6 @@ function derive(m: { impressions: number; clicks: number; conversions: number; c
   }
 }
 
-// The budget in force at the start of a day: the last change at or before midnight, else the first.
-function budgetOn(campaign: Campaign, dayStart: number): number {
-  let budget = campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget
-  const times = timesOf(campaign.budget_history)
-  campaign.budget_history.forEach((change, i) => {
-    if (times[i] <= dayStart) budget = change.daily_budget
-  })
-  return budget
-}
-
 /** Milliseconds the campaign spent ENABLED in `[from, to)`, from its status history (REST-01). */
 export function enabledMs(campaign: Campaign, from: number, to: number): number {
   let total = 0
@@ -288,9 +284,4 @@ export function enabledMs(campaign: Campaign, from: number, to: number): number 
     if (end > begin) total += end - begin
   })
   return total
-}
-
-function round(n: number, digits: number): number {
-  const f = 10 ** digits
-  return Math.round(n * f) / f
 }
