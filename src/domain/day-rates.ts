@@ -48,7 +48,7 @@ const KEPT_MAX = 10_000
 const kept = new Map<string, Kept>()
 
 /** The budget in force at the start of a day: the last change at or before midnight, else the first. */
-export function budgetOn(campaign: Campaign, dayStart: number): number {
+function budgetOn(campaign: Campaign, dayStart: number): number {
   let budget = campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget
   const times = timesOf(campaign.budget_history)
   campaign.budget_history.forEach((change, i) => {

@@ -1,6 +1,7 @@
 import type { Campaign, CampaignStatus } from './model.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
+import { timesOf } from './history-times.js'
 
 type Entry = Campaign['status_history'][number]
 
@@ -25,18 +26,15 @@ export function appendStatusChange(history: readonly Entry[], change: Entry): En
 /** Folds every UTC day's changes before the last `keep` entries (see `appendStatusChange`); the first entry always stays. */
 export function foldStatusHistory(history: readonly Entry[], keep: number): Entry[] {
   const cut = Math.max(1, history.length - keep)
+  const times = timesOf(history)
   const out: Entry[] = [history[0]]
-  let group: Entry[] = []
-  const close = () => {
-    out.push(...foldDay(group))
-    group = []
+  let from = 1
+  for (let i = 1; i <= cut; i++) {
+    // A day's group ends at the cut or where the next entry falls on another UTC day.
+    if (i < cut && dayOf(times[i]) === dayOf(times[from])) continue
+    out.push(...foldDay(history.slice(from, i), times.slice(from, i)))
+    from = i
   }
-  for (let i = 1; i < cut; i++) {
-    const entry = history[i]
-    if (group.length > 0 && dayOf(entry) !== dayOf(group[0])) close()
-    group.push(entry)
-  }
-  close()
   for (let i = cut; i < history.length; i++) out.push(history[i])
   return out
 }
@@ -47,9 +45,8 @@ export function foldStatusHistory(history: readonly Entry[], keep: number): Entr
  * as they are when out of order (made after a clock rewind): the intervals would not be what the
  * folding assumes.
  */
-function foldDay(group: Entry[]): Entry[] {
+function foldDay(group: Entry[], times: readonly number[]): Entry[] {
   if (group.length <= 3) return group
-  const times = group.map((e) => Date.parse(e.at))
   for (let i = 1; i < times.length; i++) if (times[i] < times[i - 1]) return group
   const first = group[0]
   const start = times[0]
@@ -70,6 +67,6 @@ function offStatus(group: Entry[]): CampaignStatus {
   return group.find((e) => e.status !== 'ENABLED')?.status ?? 'PAUSED'
 }
 
-function dayOf(entry: Entry): number {
-  return Math.floor(Date.parse(entry.at) / DAY_MS)
+function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS)
 }
