@@ -18,7 +18,8 @@ export function timesOf(history: readonly Entry[]): readonly number[] {
   return times
 }
 
-function instantOf(entry: Entry): number {
+/** One entry's instant, parsed once (`timesOf` lists them per history). */
+export function instantOf(entry: Entry): number {
   let ms = instants.get(entry)
   if (ms === undefined) {
     ms = Date.parse(entry.at)

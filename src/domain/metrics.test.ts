@@ -105,6 +105,8 @@ describe('ended days shared between versions of a campaign row', () => {
     ['a change to an ended day\'s budget', { budget_history: [base.budget_history[0], { at: at(-6, 9), daily_budget: 60 }] }],
     ['a different starting budget', { budget_history: [{ at: at(-30), daily_budget: 70 }, base.budget_history[1]] }],
     ['a pause entered for yesterday (a clock rewound and changed)', { status_history: [...base.status_history, { at: at(-1, 12), status: 'PAUSED' }] }],
+    ['an ended day\'s budget change left out', { budget_history: [base.budget_history[0]] }],
+    ['an ended day\'s budget change moved after one made today', { budget_history: [base.budget_history[0], { at: at(0, 10), daily_budget: 999 }, base.budget_history[1]] }],
     ['a first budget entry made today on a row without history', { budget_history: [{ at: at(0, 10), daily_budget: 500 }] }],
     ['another seed', { seed: 7 }],
     ['another channel', { channel_type: 'DISPLAY' }],

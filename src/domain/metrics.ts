@@ -1,6 +1,7 @@
 import type { Campaign } from './model.js'
 import { dayRates, round } from './day-rates.js'
 import { timesOf } from './history-times.js'
+import { endedInputs, sameEndedInputs } from './ended-inputs.js'
 
 export const DAY_MS = 86_400_000
 
@@ -128,30 +129,6 @@ function pastPart(campaign: Campaign, startDate: string, endDate: string, now: n
 }
 
 /**
- * Whether two versions of a campaign have the same inputs for the days before `today` (what
- * `endedInputs` spells): same seed, channel, creation and starting budget, and the same history
- * entries before `today`, compared as objects (entries are never edited, and a change shares the
- * old ones), so a pause or enable made today keeps every ended day without rebuilding its key.
- */
-function sameEndedInputs(a: Campaign, b: Campaign, today: number): boolean {
-  if (a === b) return true
-  return a.seed === b.seed && a.channel_type === b.channel_type && a.created_at === b.created_at &&
-    (a.budget_history[0]?.daily_budget ?? a.daily_budget) === (b.budget_history[0]?.daily_budget ?? b.daily_budget) &&
-    sameBefore(a.budget_history, b.budget_history, today) && sameBefore(a.status_history, b.status_history, today)
-}
-
-function sameBefore(a: ReadonlyArray<{ at: string }>, b: ReadonlyArray<{ at: string }>, today: number): boolean {
-  if (a === b) return true
-  const [ta, tb] = [timesOf(a), timesOf(b)]
-  for (let i = 0, j = 0; ; i++, j++) {
-    while (i < a.length && ta[i] >= today) i++
-    while (j < b.length && tb[j] >= today) j++
-    if (i === a.length || j === b.length) return i === a.length && j === b.length
-    if (a[i] !== b[j]) return false
-  }
-}
-
-/**
  * The ended days of a window, shared by every row version with the same inputs for them: a change
  * made today (a budget change, a pause) makes a new row object but leaves every ended day as it
  * was, so agents writing while others list campaigns recompute nothing (bench/ agent session).
@@ -169,25 +146,6 @@ function endedPart(campaign: Campaign, window: { startDate: string; endDate: str
     endedParts.set(inputs, part)
   }
   return part
-}
-
-/**
- * Everything a day before `today` is computed from (`computeDay`, `daysBetween`): seed, channel,
- * creation, the starting budget (`budgetOn`) and the history entries made before today. Entries
- * from today on only bound intervals that end by today, so they change no ended day.
- */
-function endedInputs(campaign: Campaign, today: number): string {
-  let text = `${campaign.seed}|${campaign.channel_type}|${campaign.created_at}|${campaign.budget_history[0]?.daily_budget ?? campaign.daily_budget}|`
-  const budgetTimes = timesOf(campaign.budget_history)
-  campaign.budget_history.forEach((change, i) => {
-    if (budgetTimes[i] < today) text += `${change.at}=${change.daily_budget},`
-  })
-  text += '|'
-  const statusTimes = timesOf(campaign.status_history)
-  campaign.status_history.forEach((entry, i) => {
-    if (statusTimes[i] < today) text += `${entry.at}=${entry.status},`
-  })
-  return text
 }
 
 // A few windows per campaign are asked for (30-day rows, 7-day reports); bounded like `dayTexts`.

@@ -1,14 +1,18 @@
-import { randomInt } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import type { Ids } from '../domain/ports.js'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
+/** Fills a buffer with random bytes (a CSPRNG in `randomIds`; a fixed stream in tests). */
+export type ByteSource = (into: Uint8Array) => void
+
 /** Random ids and CSPRNG secrets for `serve` and `createSandbox()` (KEY-01). */
-export function randomIds(): Ids {
+export function randomIds(source: ByteSource = (into) => randomFillSync(into)): Ids {
+  const draw = byteDrawer(source)
   return {
-    next: (prefix) => `${prefix}_${pick(ID_ALPHABET, 12)}`,
-    secret: (count) => pick(ALPHABET, count),
+    next: (prefix) => `${prefix}_${pick(ID_ALPHABET, 12, draw)}`,
+    secret: (count) => pick(ALPHABET, count, draw),
   }
 }
 
@@ -21,9 +25,32 @@ export function sequentialIds(): Ids {
   }
 }
 
-function pick(alphabet: string, count: number): string {
-  // randomInt is uniform over the alphabet, unlike `byte % length`.
+const POOL_BYTES = 4096
+
+/**
+ * Bytes from `source`, a pool at a time: every write and charged read takes a few ids, and one
+ * `randomInt` call per character (each with its own argument checks) was ≈ 1 % of the agent
+ * session's CPU (bench/README.md).
+ */
+function byteDrawer(source: ByteSource): () => number {
+  const pool = new Uint8Array(POOL_BYTES)
+  let at = POOL_BYTES
+  return () => {
+    if (at === POOL_BYTES) {
+      source(pool)
+      at = 0
+    }
+    return pool[at++]
+  }
+}
+
+function pick(alphabet: string, count: number, draw: () => number): string {
+  // Uniform over the alphabet: bytes at or past the largest multiple of its length are drawn again (`byte % length` alone is biased).
+  const limit = 256 - (256 % alphabet.length)
   let out = ''
-  for (let i = 0; i < count; i++) out += alphabet[randomInt(alphabet.length)]
+  while (out.length < count) {
+    const byte = draw()
+    if (byte < limit) out += alphabet[byte % alphabet.length]
+  }
   return out
 }

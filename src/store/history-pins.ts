@@ -64,10 +64,22 @@ export class Tallies<T extends { id: string }> {
 
 /** A counted field's value; `a|b` counts pairs (`workspace_id|key_id`: a key's entries in one workspace). */
 export function countedValue(row: object, field: string): unknown {
-  const fields = field.split('|')
-  const values = fields.map((f) => (row as Record<string, unknown>)[f])
-  return fields.length === 1 ? values[0] : values.every((v) => typeof v === 'string') ? values.join('|') : undefined
+  // Every insert and every paged row asks: split each field name once, not per call.
+  let names = FIELD_NAMES.get(field)
+  if (!names) FIELD_NAMES.set(field, (names = field.split('|')))
+  const values = row as Record<string, unknown>
+  if (names.length === 1) return values[field]
+  let out = ''
+  for (let i = 0; i < names.length; i++) {
+    const value = values[names[i]]
+    if (typeof value !== 'string') return undefined
+    out += i === 0 ? value : `|${value}`
+  }
+  return out
 }
+
+/** The counted field names split at `|` (a handful, from the tables' configs). */
+const FIELD_NAMES = new Map<string, readonly string[]>()
 
 function bump(counts: Map<string, number>, value: unknown, by: number): void {
   if (typeof value !== 'string') return
