@@ -29,21 +29,23 @@ const OPERATIONS: Record<string, (s: RunningServer, campaign: string) => Target>
 
 const { values } = parseArgs({
   options: {
-    before: { type: 'string' }, after: { type: 'string' }, 'before-node': { type: 'string', default: '' }, 'after-node': { type: 'string', default: '' }, only: { type: 'string', default: 'get,list,held,budget' },
+    before: { type: 'string' }, after: { type: 'string' }, 'before-node': { type: 'string', default: '' }, 'after-node': { type: 'string', default: '' },
+    'before-serve': { type: 'string', default: '' }, 'after-serve': { type: 'string', default: '' }, only: { type: 'string', default: 'get,list,held,budget' },
     rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
   },
 })
-if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3] [--before-node="<node flags>"] [--after-node="<node flags>"]')
-// Node/V8 flags for one side (`--after-node="--max-semi-space-size=32"`): A/B a runtime setting on one build.
+if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3] [--before-node="<node flags>"] [--after-node="<node flags>"] [--before-serve="<serve flags>"] [--after-serve="<serve flags>"]')
+// Node/V8 flags (`--after-node="--max-semi-space-size=32"`) or `serve` flags (`--after-serve="--journal-limit 100"`)
+// for one side: A/B a runtime setting on one build.
 const nodeArgsOf = (text: string) => text.split(/\s+/).filter(Boolean)
 const load = { connections: Number(values.connections), seconds: Number(values.duration) }
 guardChildren()
 const dir = await mkdtemp(join(tmpdir(), 'adops-bench-ab-'))
 const servers: RunningServer[] = []
 try {
-  const before = await startSandbox({ root: resolve(values.before), state: join(dir, 'before.json'), nodeArgs: nodeArgsOf(values['before-node']) })
+  const before = await startSandbox({ root: resolve(values.before), state: join(dir, 'before.json'), nodeArgs: nodeArgsOf(values['before-node']), extraArgs: nodeArgsOf(values['before-serve']) })
   servers.push(before)
-  const after = await startSandbox({ root: resolve(values.after), state: join(dir, 'after.json'), nodeArgs: nodeArgsOf(values['after-node']) })
+  const after = await startSandbox({ root: resolve(values.after), state: join(dir, 'after.json'), nodeArgs: nodeArgsOf(values['after-node']), extraArgs: nodeArgsOf(values['after-serve']) })
   servers.push(after)
   const campaigns = [await firstCampaignId(before), await firstCampaignId(after)]
   for (const name of values.only.split(',')) {
@@ -51,7 +53,8 @@ try {
       const settings = { ...load, duration: load.seconds, warmup: 1, runs: Number(values.rounds) }
       const row = await measureAgentSession({ sandbox: after, prism: before, settings, log: () => {}, prismHeld: {} })
       const side = (f: typeof row.sandbox) => `${Math.round(f.rps)} req/s, ${f.cpu_ms_per_request} CPU-ms/req, p99 ${f.p99} ms`
-      process.stdout.write(`agent: before ${side(row.prism)} · after ${side(row.sandbox)} · after ÷ before ${row.ratio}× req/s (rounds ${row.ratio_spread.min}–${row.ratio_spread.max})\n`)
+      const cpu = spreadOf(row.runs.map((r) => r.cpu_ratio))
+      process.stdout.write(`agent: before ${side(row.prism)} · after ${side(row.sandbox)} · after ÷ before ${row.ratio}× req/s (rounds ${row.ratio_spread.min}–${row.ratio_spread.max}) · before ÷ after CPU per answer ${row.cpu_ratio}× (rounds ${cpu.min}–${cpu.max}, middle half ${cpu.q1}–${cpu.q3})\n`)
       continue
     }
     const make = OPERATIONS[name]

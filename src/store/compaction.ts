@@ -75,10 +75,10 @@ export async function compactLog(log: StateLogFile, abandoned: () => boolean): P
     // From here on nothing awaits: no group commit can append between these steps.
     if (abandoned()) throw new Abandoned('the log was rewritten during the compaction')
     const side: Array<[LogTable<{ id: string }>, Parameters<LogTable<{ id: string }>['written']>[0], number, number]> = []
-    for (const { text, placed } of log.side) {
+    for (const { bytes, placed } of log.side) {
       const base = placed[0]?.offset ?? 0
       const start = pos
-      write(Buffer.from(text))
+      write(bytes)
       for (const p of placed) side.push([p.table, p.row, start + (p.offset - base), p.length])
     }
     step('side-written')

@@ -8,7 +8,7 @@ import { DocReplay } from './doc-log.js'
 
 type DocTable = MemoryTable<{ id: string }>
 
-/** Doc-line bytes appended since the document was last saved past which a flush saves it instead. */
+/** Doc-line characters (bytes, for ASCII text) appended since the document was last saved past which a flush saves it instead. */
 export const DOC_LINE_BYTES = 1 << 20
 
 export interface CoreDocumentOptions {
@@ -27,9 +27,9 @@ export interface CoreDocumentOptions {
 /** What changed since the last flush: rows by table, the meta, a reset, and whether any of it is durable. */
 type Pending = { dirty: Map<string, Set<string>>; meta: boolean; reset: boolean; durable: boolean }
 
-/** One flush's part of the document: lines for the state log (maybe none), and how to undo taking them. */
+/** One flush's part of the document: lines for the state log (maybe none, no newlines), and how to undo taking them. */
 export interface DocFlush {
-  text: string
+  lines: string[]
   requeue(): void
 }
 
@@ -123,7 +123,7 @@ export class CoreDocument {
     const taken = this.#detach()
     const { dirty, meta, reset } = taken
     const requeue = () => this.#requeue(taken)
-    if (!reset && !meta && dirty.size === 0) return { text: '', requeue }
+    if (!reset && !meta && dirty.size === 0) return { lines: [], requeue }
     const d = ++this.#seq
     const lines: string[] = reset ? [JSON.stringify({ d, reset: true })] : []
     if (meta) lines.push(JSON.stringify({ d, m: this.meta }))
@@ -134,9 +134,8 @@ export class CoreDocument {
         lines.push(JSON.stringify(row ? { t: name, d, r: row } : { t: name, d, del: id }))
       }
     }
-    const text = lines.join('\n') + '\n'
-    this.#lineBytes += Buffer.byteLength(text)
-    return { text, requeue }
+    for (const line of lines) this.#lineBytes += line.length + 1
+    return { lines, requeue }
   }
 
   /** Writes the document whole (temp file + rename) if anything changed since the last save. */
@@ -154,7 +153,7 @@ export class CoreDocument {
   saveForFlush(): DocFlush {
     this.save()
     const taken = this.#detach()
-    return { text: '', requeue: () => this.#requeue(taken) }
+    return { lines: [], requeue: () => this.#requeue(taken) }
   }
 
   /** Hands over what changed since the last flush and starts afresh; `#requeue` puts it back. */

@@ -29,7 +29,7 @@ export function replaceFile(path: string, text: string | Buffer, options: { dura
 }
 
 /** Appends text in one write; under `fsync` the data reaches the disk before this returns. */
-export function appendToFile(path: string, text: string, durability: Durability): void {
+export function appendToFile(path: string, text: string | Buffer, durability: Durability): void {
   const fd = openSync(path, 'a')
   let created = false
   try {

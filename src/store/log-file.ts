@@ -5,7 +5,9 @@ import type { DirtyRow } from './history-table.js'
 import type { LogReader } from './log-reader.js'
 import type { LogTables } from './state-log.js'
 import type { DocLine } from './doc-log.js'
-import { applyPlaced, headerLine, replayLog, serialize } from './state-log.js'
+import type { Placed } from './state-log.js'
+import { applyPlaced, headerLine, replayLog, serializeInto } from './state-log.js'
+import { LineBytes } from './line-bytes.js'
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js'
 import { compactLog } from './compaction.js'
 import type { CompactionStep } from './compaction.js'
@@ -47,7 +49,9 @@ export class StateLogFile {
   gen: string | null = null
   compactions = 0
   /** While a compaction runs, every append is also kept here to replay onto the new file. */
-  side: Array<{ text: string; placed: ReturnType<typeof serialize>['placed'] }> | null = null
+  side: Array<{ bytes: Buffer; placed: Placed[] }> | null = null
+  /** The bytes of the flush being appended, reused by every flush. */
+  readonly #out = new LineBytes()
   /** Bytes of doc lines in this file: all droppable by a compaction, which saves the document first. */
   docBytes = 0
   #torn: number | null = null
@@ -98,44 +102,52 @@ export class StateLogFile {
     if (this.gen === null && this.size > 0) void this.compact().catch(() => undefined)
   }
 
-  /** Appends one group commit's row changes, then its doc lines (`docText`), in one write. */
-  append(batches: readonly Batch[], docText = ''): void {
+  /** Appends one group commit's row changes, then its doc lines (`docLines`), in one write. */
+  append(batches: readonly Batch[], docLines: readonly string[] = []): void {
     if (this.#torn !== null) {
       truncateSync(this.path, this.#torn)
       this.#torn = null
     }
+    const out = this.#out
+    out.reset()
     const header = this.size === 0 ? headerLine() : null
-    const start = this.size + (header ? Buffer.byteLength(header.text) : 0)
-    const { text, bytes, placed } = serialize(batches, start)
-    if (!text && !docText) return
+    if (header) out.append(header.text)
+    // Where the row lines begin, in `out` and in the log.
+    const rowsAt = out.length
+    const start = this.size + rowsAt
+    const { bytes, placed } = serializeInto(batches, start, out)
+    if (bytes === 0 && docLines.length === 0) return
+    for (const line of docLines) out.line(line)
     try {
-      appendToFile(this.path, (header?.text ?? '') + text + docText, this.durability)
+      appendToFile(this.path, out.bytes, this.durability)
     } catch (error) {
       // Part of the text may be in the file: cut it off before the next append.
       this.#torn = this.size
       throw error
     }
     if (header) this.gen = header.gen
-    const docBytes = Buffer.byteLength(docText)
-    this.size = start + bytes + docBytes
-    this.docBytes += docBytes
+    this.size += out.length
+    this.docBytes += out.length - rowsAt - bytes
     this.reader.appended(start)
     applyPlaced(placed)
     // Doc lines stay out of a running compaction's copy: it saves the document before its rename.
-    if (text) this.side?.push({ text, placed })
+    if (bytes > 0) this.side?.push({ bytes: out.copy(rowsAt, rowsAt + bytes), placed })
   }
 
   /** Replaces the whole log with these rows and doc lines (reset, import): a new generation. */
-  rewrite(batches: readonly Batch[], docText = ''): void {
+  rewrite(batches: readonly Batch[], docLines: readonly string[] = []): void {
     this.abandonCompaction()
     const header = headerLine()
-    const start = Buffer.byteLength(header.text)
-    const { text, bytes, placed } = serialize(batches, start)
-    replaceFile(this.path, header.text + text + docText, { durability: this.durability })
+    const out = new LineBytes()
+    out.append(header.text)
+    const start = out.length
+    const { bytes, placed } = serializeInto(batches, start, out)
+    for (const line of docLines) out.line(line)
+    replaceFile(this.path, out.bytes, { durability: this.durability })
     this.#torn = null
     this.gen = header.gen
-    this.docBytes = Buffer.byteLength(docText)
-    this.size = start + bytes + this.docBytes
+    this.docBytes = out.length - start - bytes
+    this.size = out.length
     this.reader.reopen()
     for (const table of Object.values(this.tables)) table.deadBytes = 0
     applyPlaced(placed)

@@ -115,8 +115,8 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
       // bench/README.md), and every waiting request with it. The document itself is saved only
       // when its lines since the last save pass a bound (or at checkpoints, compactions, close).
       docPart = doc.saveDue ? doc.saveForFlush() : doc.take()
-      if (log && fullLog) log.rewrite(batches, docPart.text)
-      else if (log) log.append(batches, docPart.text)
+      if (log && fullLog) log.rewrite(batches, docPart.lines)
+      else if (log) log.append(batches, docPart.lines)
     } catch (error) {
       // Keep the change pending so the next commit retries it; the waiting requests see the error.
       docPart?.requeue()

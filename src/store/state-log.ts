@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, truncateSync, writeSync } fro
 import { randomBytes } from 'node:crypto'
 import type { DirtyRow, LogTable } from './history-table.js'
 import type { DocLine } from './doc-log.js'
+import type { LineBytes } from './line-bytes.js'
 
 type AnyLogTable = LogTable<{ id: string }>
 export type LogTables = Record<string, AnyLogTable>
@@ -20,23 +21,21 @@ export function headerLine(gen: string = randomBytes(8).toString('hex')): { text
 }
 
 /**
- * Serialises row changes as JSONL (`{"t":table,"s":seq,"r":row}` or `{"t","s","del":id}`) starting
- * at byte `start` of the log, and says where each line will sit once the text is appended there.
+ * Writes row changes as JSONL (`{"t":table,"s":seq,"r":row}` or `{"t","s","del":id}`) into `out`,
+ * whose first byte will sit at byte `start` of the log, and says where each line will lie once
+ * `out` is appended there. Returns the bytes written.
  */
-export function serialize(batches: ReadonlyArray<readonly [string, AnyLogTable, DirtyRow<{ id: string }>[]]>, start: number): { text: string; bytes: number; placed: Placed[] } {
-  let text = ''
-  let at = start
+export function serializeInto(batches: ReadonlyArray<readonly [string, AnyLogTable, DirtyRow<{ id: string }>[]]>, start: number, out: LineBytes): { bytes: number; placed: Placed[] } {
+  const from = out.length
   const placed: Placed[] = []
   for (const [name, table, rows] of batches) {
     for (const row of rows) {
-      const line = JSON.stringify(row.row ? { t: name, s: row.seq, r: row.row } : { t: name, s: row.seq, del: row.id })
-      const length = Buffer.byteLength(line)
-      placed.push({ table, row, offset: at, length })
-      text += line + '\n'
-      at += length + 1
+      const offset = start + (out.length - from)
+      const length = out.line(JSON.stringify(row.row ? { t: name, s: row.seq, r: row.row } : { t: name, s: row.seq, del: row.id }))
+      placed.push({ table, row, offset, length })
     }
   }
-  return { text, bytes: at - start, placed }
+  return { bytes: out.length - from, placed }
 }
 
 export function applyPlaced(placed: Placed[]): void {

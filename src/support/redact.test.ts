@@ -49,6 +49,14 @@ describe('redaction', () => {
     expect(redactValue({ ...row, name: `svc_${'a'.repeat(32)}` }).name).toBe(`svc_${'a'.repeat(8)}…[redacted]`)
   })
 
+  it('masks plain text exactly as the regular expression over the whole text does, near misses included', () => {
+    const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
+    const piece = fc.constantFrom('svc_', 'svc_test_', 'test_', 'mcp_', 'mcp_at_', 'mcp_rt_', 'mcp_ac_', 'mcp_xy_', 'at_', '-', '_', '"', ' ', 'é', 'A'.repeat(31), 'b'.repeat(32), '7'.repeat(39), 'z'.repeat(40), KEY, TOKEN, KEY.slice(0, 12))
+    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')), (text) => {
+      expect(redactText(text)).toBe(text.replace(SECRET, (m) => `${m.slice(0, 12)}…[redacted]`))
+    }), { numRuns: 3000 })
+  })
+
   it('masks every string of any JSON value exactly as redactText does, and copies only what changed', () => {
     const piece = fc.constantFrom(KEY, TOKEN, jsonEscaped(KEY), percentAll(KEY), 'svc_', 'mcp_', '%41', '\\u0041', 'Spring', ' ', 'x', KEY.slice(0, 12), 'A'.repeat(31))
     const text = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''))
