@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { jsonText, utf8Bytes } from './json-text.js'
 
 class Point {
@@ -29,6 +29,20 @@ describe('jsonText', () => {
     mutable.clicks = 2
     expect(jsonText([mutable])).toBe('[{"clicks":2}]')
     expect(jsonText({ rows: [row] })).toContain(JSON.stringify(row))
+  })
+
+  it('serialises the frozen rows of a list body (two levels down) once, and later bodies reuse their text', () => {
+    const kept = Object.freeze({ campaign_id: 'kept', clicks: 1 })
+    jsonText({ campaigns: [kept], sandbox: true })
+    const stringify = vi.spyOn(JSON, 'stringify')
+    try {
+      const body = { platform: 'google', campaigns: [kept, kept], credits_used: 1, sandbox: true }
+      expect(jsonText(body)).toBe(JSON.stringify(body))
+      // Only jsonText's own calls count (the check above makes the last one): keys and primitives, never a row or the body.
+      expect(stringify.mock.calls.slice(0, -1).filter(([value]) => typeof value === 'object')).toEqual([])
+    } finally {
+      stringify.mockRestore()
+    }
   })
 
   it('writes a body with a frozen row deep inside plain parts exactly as JSON.stringify', () => {
