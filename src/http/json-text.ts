@@ -17,9 +17,10 @@ export function jsonText(value: unknown): string {
 
 /**
  * Whether a frozen object or array lies within `depth` levels of `value`, through the plain objects
- * and arrays `jsonText` walks. Kept texts sit two levels down (a list body's rows, `body.campaigns[i]`;
- * a report's ended days, `body.daily[i]`), and a deeper one missed is only serialised again: walking
- * every key of every answer to find none was ≈ 1.5 % of the agent session's CPU (bench/README.md).
+ * and arrays `jsonText` walks. Kept texts are the body itself (an unchanged `GET /v1/campaigns`
+ * page) or sit two levels down (a list body's rows, `body.campaigns[i]`); a deeper one missed is only
+ * serialised again. Walking every key of every answer to find none was ≈ 1.5 % of the agent
+ * session's CPU (bench/README.md).
  */
 function holdsFrozen(value: object, depth = FROZEN_DEPTH): boolean {
   if (Array.isArray(value)) return value.some((item) => walkable(item, depth))

@@ -28,16 +28,28 @@ describe('randomIds', () => {
     expect(ids.next('x')).toBe('x_a9a9a9a9a9a9')
   })
 
-  it('refills its pool of random bytes once the pool is used up', () => {
+  it('refills the pool ids share once it is used up', () => {
     let fills = 0
-    const ids = randomIds((into) => {
-      fills++
-      into.fill(fills)
-    })
-    const first = ids.secret(4096)
-    const next = ids.secret(1)
+    const ids = randomIds((into) => into.fill(++fills))
+    // 4 096 bytes make 341 ids of 12 characters; the 342nd takes the last 4 bytes and 8 of a refill.
+    for (let i = 0; i < 341; i++) expect(ids.next('x')).toBe('x_bbbbbbbbbbbb')
+    expect(ids.next('x')).toBe('x_bbbbcccccccc')
     expect(fills).toBe(2)
-    expect(new Set(first)).toEqual(new Set(['B']))
-    expect(next).toBe('C')
+  })
+
+  it('draws a secret from bytes of its own and wipes them once the secret is made', () => {
+    const handed: Uint8Array[] = []
+    const ids = randomIds((into) => {
+      handed.push(into)
+      into.fill(7)
+    })
+    ids.next('x')
+    expect(ids.secret(32)).toBe('H'.repeat(32))
+    expect(handed).toHaveLength(2)
+    expect(handed[1]).not.toBe(handed[0])
+    expect(handed[1].every((byte) => byte === 0)).toBe(true)
+    // The ids' pool was not drawn from: the next id continues it.
+    expect(ids.next('x')).toBe('x_hhhhhhhhhhhh')
+    expect(handed).toHaveLength(2)
   })
 })

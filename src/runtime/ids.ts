@@ -12,7 +12,22 @@ export function randomIds(source: ByteSource = (into) => randomFillSync(into)): 
   const draw = byteDrawer(source)
   return {
     next: (prefix) => `${prefix}_${pick(ID_ALPHABET, 12, draw)}`,
-    secret: (count) => pick(ALPHABET, count, draw),
+    secret: (count) => freshSecret(count, source),
+  }
+}
+
+/**
+ * A secret (a key value, KEY-01) from bytes drawn for it alone and wiped once used: the pool ids
+ * share outlives the draw, and a secret's bytes must not (keys are made rarely; no pool needed).
+ */
+function freshSecret(count: number, source: ByteSource): string {
+  // A 62-letter alphabet skips 8 of 256 byte values: twice the count is almost always enough (else it refills).
+  const bytes = new Uint8Array(count * 2 + 16)
+  const draw = byteDrawer(source, bytes)
+  try {
+    return pick(ALPHABET, count, draw)
+  } finally {
+    bytes.fill(0)
   }
 }
 
@@ -32,11 +47,10 @@ const POOL_BYTES = 4096
  * `randomInt` call per character (each with its own argument checks) was ≈ 1 % of the agent
  * session's CPU (bench/README.md).
  */
-function byteDrawer(source: ByteSource): () => number {
-  const pool = new Uint8Array(POOL_BYTES)
-  let at = POOL_BYTES
+function byteDrawer(source: ByteSource, pool = new Uint8Array(POOL_BYTES)): () => number {
+  let at = pool.length
   return () => {
-    if (at === POOL_BYTES) {
+    if (at === pool.length) {
       source(pool)
       at = 0
     }
