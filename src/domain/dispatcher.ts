@@ -66,7 +66,7 @@ export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall,
 export function outcomeBody(outcome: DispatchOutcome): Record<string, unknown> {
   switch (outcome.kind) {
     case 'read':
-      return extend(outcome.result as object, { credits_used: outcome.credits_used, sandbox: true })
+      return readBody(outcome)
     case 'executed':
       return extend(outcome.result as object, { audit_id: outcome.audit.id, credits_used: outcome.audit.credits, sandbox: true })
     case 'failed':
@@ -100,3 +100,20 @@ export function outcomeStatus(outcome: DispatchOutcome): number {
   if (outcome.kind === 'failed') return outcome.error.status
   return 200
 }
+
+/**
+ * A read's body. A kept, frozen result (an unchanged `list_campaigns`, `keepUnchanged`) answered
+ * again at the same cost gets the very same frozen body, so its JSON text and bytes are reused
+ * whole: a polled list costs no serialising while nothing in it changed.
+ */
+function readBody(outcome: ReadOutcome): Record<string, unknown> {
+  const { result, credits_used } = outcome
+  if (!Object.isFrozen(result)) return extend(result, { credits_used, sandbox: true })
+  const kept = readBodies.get(result)
+  if (kept?.credits_used === credits_used) return kept
+  const body = Object.freeze(extend(result, { credits_used, sandbox: true }))
+  readBodies.set(result, body)
+  return body
+}
+
+const readBodies = new WeakMap<object, Readonly<Record<string, unknown>> & { credits_used: number }>()

@@ -23,7 +23,11 @@ export function jsonText(value: unknown): string {
  * session's CPU (bench/README.md).
  */
 function holdsFrozen(value: object, depth = FROZEN_DEPTH): boolean {
-  if (Array.isArray(value)) return value.some((item) => walkable(item, depth))
+  if (Array.isArray(value)) {
+    // A loop, not `some`: on a frozen array (a kept list) `some` takes V8's slow path.
+    for (let i = 0; i < value.length; i++) if (walkable(value[i], depth)) return true
+    return false
+  }
   if (!isPlain(value)) return false
   for (const key in value) if (Object.hasOwn(value, key) && walkable((value as Record<string, unknown>)[key], depth)) return true
   return false

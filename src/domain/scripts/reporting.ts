@@ -2,7 +2,8 @@ import type { ScriptContext, ScriptExecutor } from './types.js'
 import { nowIn } from '../workspace-time.js'
 import { optional } from './types.js'
 import { campaignRow, listCampaigns, resolveRange } from '../campaign-view.js'
-import type { DateRange } from '../campaign-view.js'
+import type { CampaignRow, DateRange } from '../campaign-view.js'
+import { keepUnchanged, sameRows } from '../kept-values.js'
 import { findCampaign, googleConnection } from '../campaigns.js'
 import { addDays, metricsRange, sumMetrics } from '../metrics.js'
 import type { DayMetrics } from '../metrics.js'
@@ -60,16 +61,30 @@ const pullGoogleAds: ScriptExecutor = {
   },
 }
 
-/** `list_campaigns` / `google_ads_list_campaigns` (DISP-07): rows with 30-day metrics. */
+/**
+ * `list_campaigns` / `google_ads_list_campaigns` (DISP-07): rows with 30-day metrics. A result equal
+ * to the last one (same count, the very same shared rows) is that same frozen result, so its answer
+ * is reused whole (`outcomeBody`, `keepUnchanged`).
+ */
 const listCampaignsScript: ScriptExecutor = {
   run(ctx) {
     const now = nowIn(ctx.deps, ctx.workspace.id)
-    const all = listCampaigns(ctx.deps, ctx.workspace.id, { status: optional(ctx, 'status') })
+    const status = optional<string>(ctx, 'status')
+    const all = listCampaigns(ctx.deps, ctx.workspace.id, { status })
     const limit = optional<number>(ctx, 'limit') ?? 50
-    return {
-      result: { platform: 'google', total_campaigns: all.length, date_range: 'LAST_30_DAYS', campaigns: all.slice(0, limit).map((c) => campaignRow(c, now)) },
-    }
+    const result = { platform: 'google', total_campaigns: all.length, date_range: 'LAST_30_DAYS', campaigns: all.slice(0, limit).map((c) => campaignRow(c, now)) }
+    return { result: keepUnchanged(ctx.deps, `list_campaigns|${ctx.workspace.id}|${status}|${limit}`, result, { same: sameListResult, freeze: freezeListResult }) }
   },
+}
+
+type ListResult = { platform: string; total_campaigns: number; date_range: string; campaigns: CampaignRow[] }
+
+function sameListResult(a: ListResult, b: ListResult): boolean {
+  return a.total_campaigns === b.total_campaigns && sameRows(a.campaigns, b.campaigns)
+}
+
+function freezeListResult(result: ListResult): ListResult {
+  return Object.freeze({ ...result, campaigns: Object.freeze(result.campaigns) as CampaignRow[] })
 }
 
 /** `get_account_daily_spend`: account totals per day. */

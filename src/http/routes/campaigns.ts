@@ -11,6 +11,7 @@ import { calendarDate } from '../../domain/dates.js'
 import { dispatchPrepared, outcomeBody, outcomeStatus } from '../../domain/dispatcher.js'
 import type { CampaignRow, DateRange } from '../../domain/campaign-view.js'
 import { campaignRow, listCampaigns, resolveRange, ROW_WINDOW_DAYS } from '../../domain/campaign-view.js'
+import { keepUnchanged, sameRows } from '../../domain/kept-values.js'
 import { findCampaign } from '../../domain/campaigns.js'
 import { metricsRange, sumMetrics, lastDays } from '../../domain/metrics.js'
 import { takeToken } from '../../domain/rate-limits.js'
@@ -56,8 +57,7 @@ export interface CampaignListBody {
 /**
  * One page of the workspace's campaign rows with 30-day metrics ending today (REST-01). A page
  * equal to the last one asked (same totals and dates, the very same shared rows) is answered with
- * that same frozen body, so its JSON text is reused too (`jsonText`): polling costs no
- * serialising while nothing changed.
+ * that same frozen body (`keepUnchanged`), so its JSON text is reused too.
  */
 export function campaignListBody(deps: Deps, workspaceId: string, query: ListQuery): CampaignListBody {
   const now = nowIn(deps, workspaceId)
@@ -69,26 +69,17 @@ export function campaignListBody(deps: Deps, workspaceId: string, query: ListQue
     date_range: extend(lastDays(now, ROW_WINDOW_DAYS), { days: ROW_WINDOW_DAYS }),
     sandbox: true,
   }
-  return keptList(deps, `${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body)
+  return keepUnchanged(deps, `v1-campaigns|${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body, { same: sameList, freeze: freezeList })
 }
 
-// Per store, one body per workspace and filter actually polled (bounded).
-const keptLists = new WeakMap<Deps['store'], Map<string, CampaignListBody>>()
-
-function keptList(deps: Deps, key: string, body: CampaignListBody): CampaignListBody {
-  const kept = keptLists.get(deps.store) ?? new Map<string, CampaignListBody>()
-  keptLists.set(deps.store, kept)
-  const last = kept.get(key)
-  if (last && sameList(last, body)) return last
-  if (kept.size >= 1_000) kept.clear()
-  kept.set(key, Object.freeze({ ...body, campaigns: Object.freeze(body.campaigns) as CampaignRow[], date_range: Object.freeze(body.date_range) }))
-  return kept.get(key)!
+function freezeList(body: CampaignListBody): CampaignListBody {
+  return Object.freeze({ ...body, campaigns: Object.freeze(body.campaigns) as CampaignRow[], date_range: Object.freeze(body.date_range) })
 }
 
 function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
   return a.total === b.total && a.page === b.page && a.limit === b.limit && a.has_more === b.has_more &&
     a.date_range.start_date === b.date_range.start_date && a.date_range.end_date === b.date_range.end_date &&
-    a.campaigns.length === b.campaigns.length && a.campaigns.every((row, i) => row === b.campaigns[i])
+    sameRows(a.campaigns, b.campaigns)
 }
 
 const metricsQuery = z.object({
