@@ -36,9 +36,13 @@ function liveProcess(): number {
   return child.pid!
 }
 
-/** The pid of an exited process its parent has not reaped: a shell backgrounds it, then becomes `sleep`, which never waits. */
+/**
+ * The pid of an exited process its parent has not reaped: a shell backgrounds it, then becomes
+ * `sleep`, which never waits. The child outlives the exec by a moment: one that exited before it
+ * could be reaped by the shell itself and never become a zombie (seen once in CI under load).
+ */
 async function zombiePid(): Promise<number> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] })
   children.push(parent)
   const pid = Number(await new Promise<string>((done) => parent.stdout!.once('data', (chunk: Buffer) => done(chunk.toString()))))
   for (let i = 0; i < 100; i++) {
