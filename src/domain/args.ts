@@ -50,7 +50,7 @@ export function resolveScript(scriptName: string): CatalogEntry {
 
 /** Parses ordered CLI-style args against a script's flags; unknown flags are reported first, all at once. */
 export function parseArgs(entry: CatalogEntry, args: readonly string[]): ArgValues {
-  const specs = new Map(entry.flags.map((f) => [f.name, f]))
+  const { specs, keys } = flagTable(entry)
   const tokens = tokenize(args)
   const unknown = tokens.filter((t) => t.flag === null || !specs.has(t.flag)).map((t) => t.flag ?? t.value ?? '')
   if (unknown.length > 0) throw new SandboxError('UNRECOGNIZED_ARGS', { script_name: entry.name, flags: unknown })
@@ -69,9 +69,26 @@ export function parseArgs(entry: CatalogEntry, args: readonly string[]): ArgValu
       if (spec.required) throw invalid(spec, 'the flag is required')
       continue
     }
-    values[keyOf(spec.name)] = spec.repeatable ? repeated(spec, given) : convert(spec, given[0])
+    values[keys.get(spec) as string] = spec.repeatable ? repeated(spec, given) : convert(spec, given[0])
   }
   return values
+}
+
+interface FlagTable {
+  specs: ReadonlyMap<string, FlagSpec>
+  keys: ReadonlyMap<FlagSpec, string>
+}
+
+// Catalog entries never change: each one's flags by name and value keys are built on its first call.
+const flagTables = new WeakMap<CatalogEntry, FlagTable>()
+
+function flagTable(entry: CatalogEntry): FlagTable {
+  let table = flagTables.get(entry)
+  if (!table) {
+    table = { specs: new Map(entry.flags.map((f) => [f.name, f])), keys: new Map(entry.flags.map((f) => [f, keyOf(f.name)])) }
+    flagTables.set(entry, table)
+  }
+  return table
 }
 
 /** Removes `--dry-run`, `--dry-run=true|false` or `--dry-run true|false` from a write's args. */

@@ -4,7 +4,7 @@ import type { Reply } from './reply.js'
 import { activeFaultRules } from './faults.js'
 import { exchangeEntry } from './journal.js'
 import { errorToRender } from './error-handler.js'
-import { jsonText, utf8Bytes } from './json-text.js'
+import { bodyToWrite, jsonText } from './json-text.js'
 import { replyBody, stampRequestId, withRequestId } from './request-id.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
@@ -71,10 +71,10 @@ export class FastExchange {
       requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
     })))
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
-    const bytes = utf8Bytes(text)
+    const body = bodyToWrite(text)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')
-    res.setHeader('Content-Length', bytes.length)
+    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length)
     res.statusCode = status
-    res.end(bytes)
+    res.end(body)
   }
 }

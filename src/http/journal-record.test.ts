@@ -19,6 +19,21 @@ describe('journal records reused between exchanges', () => {
     expect(JSON.stringify([first, changed, fewer])).not.toContain(KEY.slice(12))
   })
 
+  it('reuses the answers of a few alternating header sets, and masks a changed credential afresh in any of them', () => {
+    const shapes = [0, 1, 2, 3].map((n) => ({ host: 'a', 'content-length': String(40 + n), authorization: `Bearer ${KEY}` }))
+    const firsts = shapes.map((h) => redactHeaders({ ...h }))
+    // An agent's loop: the same few request kinds in turn, each answer the one kept for its set.
+    for (let round = 0; round < 3; round++) shapes.forEach((h, i) => expect(redactHeaders({ ...h })).toBe(firsts[i]))
+    const other = redactHeaders({ ...shapes[2], authorization: `Bearer ${OTHER}` })
+    expect(other).not.toBe(firsts[2])
+    expect(other.record.authorization).toBe('Bearer svc_test_Aa1…[redacted]')
+    // Past the kept sets, the oldest is masked afresh (equal record, new answer).
+    for (let n = 0; n < 10; n++) redactHeaders({ host: 'z', 'content-length': String(n) })
+    const again = redactHeaders({ ...shapes[0] })
+    expect(again).not.toBe(firsts[0])
+    expect(again).toEqual(firsts[0])
+  })
+
   it('never reuses an answer for headers whose masking changed a non-credential header', () => {
     const headers = { host: 'a', 'x-note': KEY }
     const first = redactHeaders(headers)

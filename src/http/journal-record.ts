@@ -34,23 +34,51 @@ export function redactQuery(query: unknown): { record: Record<string, unknown>; 
 
 type Redacted = { record: Record<string, string>; chars: number }
 
-// The previous call's headers and answer (a client sends the same headers request after request).
-// No secret is kept for it: credential headers are kept masked, and headers that masking changed are not kept at all.
-let last: { shown: Record<string, string>; redacted: Redacted } | null = null
+// The last few distinct header sets and their answers, most recent first: a client sends the same few
+// headers request after request (an agent's loop alternates a handful of request kinds, whose
+// `content-length` differs). No secret is kept for it: credential headers are kept masked, and
+// headers that masking changed are not kept at all.
+const KEPT_SHAPES = 8
+const kept: Array<{ shown: Record<string, string>; redacted: Redacted }> = []
 
 /**
  * Request headers with credentials masked whatever their shape, and the characters they take.
- * Headers that mask to the same record as the previous call's get its very answer, found by
- * masking only the credential headers again.
+ * Headers that mask to the same record as a recent call's get its very answer, found by masking
+ * only the credential headers again.
  */
 export function redactHeaders(headers: IncomingHttpHeaders): Redacted {
-  if (last && masksAlike(last.shown, headers)) return last.redacted
+  const masks = new CredentialMasks()
+  for (let i = 0; i < kept.length; i++) {
+    const candidate = kept[i]
+    if (!masksAlike(candidate.shown, headers, masks)) continue
+    if (i > 0) kept.unshift(...kept.splice(i, 1))
+    return candidate.redacted
+  }
   const redacted = redactFresh(headers)
-  last = keepable(headers, redacted)
+  const keepable = keepableOf(headers, redacted)
+  if (keepable) {
+    kept.unshift(keepable)
+    if (kept.length > KEPT_SHAPES) kept.pop()
+  }
   return redacted
 }
 
-function keepable(headers: IncomingHttpHeaders, redacted: Redacted): typeof last {
+/** Masks a call's credential header at most once, however many kept sets it is compared with. */
+class CredentialMasks {
+  #name: string | null = null
+  #masked = ''
+
+  of(name: string, value: string): string {
+    // Requests carry one credential header as a rule; a second one is masked each time it is compared.
+    if (this.#name !== name) {
+      this.#name = name
+      this.#masked = redactCredential(value)
+    }
+    return this.#masked
+  }
+}
+
+function keepableOf(headers: IncomingHttpHeaders, redacted: Redacted): (typeof kept)[number] | null {
   const shown: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     const masked = redacted.record[name]
@@ -62,13 +90,13 @@ function keepable(headers: IncomingHttpHeaders, redacted: Redacted): typeof last
   return { shown, redacted }
 }
 
-function masksAlike(shown: Record<string, string>, headers: IncomingHttpHeaders): boolean {
+function masksAlike(shown: Record<string, string>, headers: IncomingHttpHeaders, masks: CredentialMasks): boolean {
   let count = 0
   for (const name in headers) {
     const value = headers[name]
     const kept = shown[name]
     if (typeof value !== 'string' || kept === undefined) return false
-    if (CREDENTIAL_HEADERS.has(name) ? redactCredential(value) !== kept : value !== kept) return false
+    if (CREDENTIAL_HEADERS.has(name) ? masks.of(name, value) !== kept : value !== kept) return false
     count++
   }
   return count === Object.keys(shown).length

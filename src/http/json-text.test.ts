@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { jsonText, utf8Bytes } from './json-text.js'
+import { bodyToWrite, jsonText } from './json-text.js'
 
 class Point {
   constructor(readonly x: number) {}
@@ -52,13 +52,16 @@ describe('jsonText', () => {
     expect(jsonText(body)).toBe(JSON.stringify(body))
   })
 
-  it('gives the UTF-8 bytes of each text, the same buffer only for the same text', () => {
+  it('writes a text as itself the first time and as UTF-8 bytes, encoded once, while the same text comes again', () => {
     const text = jsonText({ name: 'café ☕', rows: [row] })
-    const bytes = utf8Bytes(text)
-    expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true)
-    expect(utf8Bytes(`${text}`)).toBe(bytes)
-    const other = utf8Bytes(`${text.slice(0, -1)} }`)
-    expect(other.toString('utf8')).toBe(`${text.slice(0, -1)} }`)
-    expect(utf8Bytes(text).toString('utf8')).toBe(text)
+    expect(bodyToWrite(text)).toBe(text)
+    const bytes = bodyToWrite(`${text}`)
+    expect(Buffer.isBuffer(bytes) && bytes.equals(Buffer.from(text, 'utf8'))).toBe(true)
+    expect(bodyToWrite(text)).toBe(bytes)
+    const other = `${text.slice(0, -1)} }`
+    expect(bodyToWrite(other)).toBe(other)
+    const back = bodyToWrite(text)
+    expect(back).toBe(text)
+    expect((bodyToWrite(text) as Buffer).toString('utf8')).toBe(text)
   })
 })

@@ -76,17 +76,19 @@ function isPlain(value: object): boolean {
 }
 
 let lastText: string | null = null
-let lastBytes = Buffer.alloc(0)
+let lastBytes: Buffer | null = null
 
 /**
- * The UTF-8 bytes of a body's text. The bytes of the previous text are handed back when the same
- * text comes again (a reused list body, whose `jsonText` is the very same string), so an unchanged
- * answer is encoded once and written as it is.
+ * What to write for a body's text: the text itself the first time (Node writes a string straight
+ * into the socket, with no Buffer to allocate and collect), its UTF-8 bytes when the same text comes
+ * again (a reused list body, whose `jsonText` is the very same string): encoded once, then written
+ * as they are while the text stays the same.
  */
-export function utf8Bytes(text: string): Buffer {
+export function bodyToWrite(text: string): string | Buffer {
   if (text !== lastText) {
-    lastBytes = Buffer.from(text, 'utf8')
     lastText = text
+    lastBytes = null
+    return text
   }
-  return lastBytes
+  return (lastBytes ??= Buffer.from(text, 'utf8'))
 }
