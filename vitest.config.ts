@@ -45,6 +45,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     pool: 'forks',
+    // Stored doc-table rows are deep-frozen in every test run (and in the servers tests spawn), so a
+    // change that mutates a row in place instead of replacing it fails loudly (src/store/memory-table.ts).
+    env: { SANDBOX_FREEZE_ROWS: '1' },
     reporters: ['default', './src/test-support/summary-reporter.ts'],
     projects: [
       // In-process suites share a worker (no fork and re-import per file): that halves their wall time.

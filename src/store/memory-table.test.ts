@@ -44,4 +44,20 @@ describe('MemoryTable index', () => {
     expect(first.name).toBe('A')
     expect(() => table.insert({ id: 'a', hash: 'x', name: 'dup' })).toThrow(/duplicate/)
   })
+
+  // The test runs set SANDBOX_FREEZE_ROWS (vitest.config.ts): this fails if that guard is ever switched off.
+  it.each([
+    ['a top-level field of an inserted row', (t: MemoryTable<Nested>) => { (t.get('a') as { name: string }).name = 'X' }],
+    ['an array inside an updated row', (t: MemoryTable<Nested>) => { (t.get('a')!.tags as string[]).push('x') }],
+    ['an object inside a loaded row', (t: MemoryTable<Nested>) => { (t.get('b')!.meta as { n: number }).n = 2 }],
+  ])('throws where code mutates %s in place, under the test runs\' frozen rows', (_what, mutate) => {
+    expect(process.env.SANDBOX_FREEZE_ROWS).toBe('1')
+    const table = new MemoryTable<Nested>()
+    table.load([{ id: 'b', name: 'B', tags: [], meta: { n: 1 } }])
+    table.insert({ id: 'a', name: 'A', tags: [], meta: { n: 1 } })
+    table.update('a', { tags: ['t'] })
+    expect(() => mutate(table)).toThrow(TypeError)
+  })
 })
+
+interface Nested { id: string; name: string; tags: string[]; meta: { n: number } }

@@ -46,7 +46,7 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
 
   insert(row: T): T {
     if (this.#rows.has(row.id)) throw new Error(`duplicate id ${row.id}`)
-    this.#rows.set(row.id, row)
+    this.#rows.set(row.id, freezeIfAsked(row))
     this.#index(row)
     this.#onChange(row.id, true)
     return row
@@ -80,7 +80,7 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
     this.#rows.clear()
     for (const index of this.#indexes.values()) index.clear()
     for (const row of rows) {
-      this.#rows.set(row.id, row)
+      this.#rows.set(row.id, freezeIfAsked(row))
       this.#index(row)
     }
   }
@@ -89,7 +89,7 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
     const row = this.#rows.get(id)
     if (!row) throw new Error(`no row ${id}`)
     // Rows are replaced, not mutated, so a value handed out earlier stays a consistent snapshot.
-    const next = { ...row, ...patch }
+    const next = freezeIfAsked({ ...row, ...patch })
     this.#unindex(row)
     this.#rows.set(id, next)
     this.#index(next)
@@ -103,4 +103,24 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   #unindex(row: T): void {
     for (const [field, index] of this.#indexes) if (index.get(row[field]) === row.id) index.delete(row[field])
   }
+}
+
+/**
+ * `SANDBOX_FREEZE_ROWS=1` (every test run sets it, vitest.config.ts) deep-freezes each stored row:
+ * rows must be replaced, never mutated in place, and a mutation then throws where it happens
+ * instead of changing a snapshot someone holds, or a row the store has already written out.
+ * Off by default: freezing every row on every write costs time a running sandbox need not spend.
+ */
+const FREEZE = process.env.SANDBOX_FREEZE_ROWS === '1'
+
+function freezeIfAsked<V>(value: V): V {
+  if (!FREEZE) return value
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item === null || typeof item !== 'object' || Object.isFrozen(item)) continue
+    Object.freeze(item)
+    for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key])
+  }
+  return value
 }
