@@ -11,7 +11,7 @@ beforeEach(() => {
 
 describe('keepUnchanged', () => {
   type Value = { n: number }
-  const options = { same: (a: Value, b: Value) => a.n === b.n, freeze: (v: Value): Value => Object.freeze(v) }
+  const options = { same: (a: Value, b: Value) => a.n === b.n }
 
   it('hands back the kept value, frozen, from the second ask on while it is the same', () => {
     const asked = { n: 1 }

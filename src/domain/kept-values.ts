@@ -6,24 +6,25 @@ const KEPT_MAX = 1_000
 
 /**
  * The value kept under `key` when `same(kept, value)`, else `value`, kept in its place. A list asked
- * again while nothing in it changed is the kept value, frozen (by `freeze`) from its second ask on,
+ * again while nothing in it changed is the kept value, frozen (with the arrays and objects it holds
+ * directly; the rows in them are frozen already) from its second ask on,
  * so its JSON text is reused whole (`jsonText`) and polling costs no serialising (REST-01
  * `GET /v1/campaigns`, DISP-07 `list_campaigns`; bench/README.md). A value asked once is not frozen:
  * where lists change between asks (agents writing), freezing and keeping texts would be wasted work.
  */
-export function keepUnchanged<T extends object>(deps: Deps, key: string, value: T, options: { same: (kept: T, value: T) => boolean; freeze: (value: T) => T }): T {
+export function keepUnchanged<T extends object>(deps: Deps, key: string, value: T, options: { same: (kept: T, value: T) => boolean }): T {
   let values = keptValues.get(deps.store)
   if (!values) keptValues.set(deps.store, (values = new Map()))
   const last = values.get(key) as T | undefined
-  if (last && options.same(last, value)) {
-    if (Object.isFrozen(last)) return last
-    const frozen = options.freeze(last)
-    values.set(key, frozen)
-    return frozen
-  }
+  if (last && options.same(last, value)) return Object.isFrozen(last) ? last : freezeOneLevel(last)
   if (values.size >= KEPT_MAX) values.clear()
   values.set(key, value)
   return value
+}
+
+function freezeOneLevel<T extends object>(value: T): T {
+  for (const item of Object.values(value)) if (item !== null && typeof item === 'object') Object.freeze(item)
+  return Object.freeze(value)
 }
 
 /** Whether two row lists hold the very same row objects, in order (rows are shared while unchanged). */

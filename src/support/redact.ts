@@ -41,7 +41,7 @@ export function redactText(text: string): string {
  * expression over the whole text for it was most of the cost of masking (bench/README.md).
  */
 function holdsPlainSecret(text: string): boolean {
-  for (const prefix of ['svc_', 'mcp_']) {
+  for (const prefix of SECRET_PREFIXES) {
     for (let at = text.indexOf(prefix); at >= 0; at = text.indexOf(prefix, at + 1)) {
       SECRET_AT.lastIndex = at
       if (SECRET_AT.test(text)) return true
@@ -49,6 +49,8 @@ function holdsPlainSecret(text: string): boolean {
   }
   return false
 }
+
+const SECRET_PREFIXES = ['svc_', 'mcp_']
 
 /** `SECRET` anchored where `lastIndex` points (sticky). */
 const SECRET_AT = new RegExp(SECRET.source, 'y')

@@ -73,7 +73,7 @@ const listCampaignsScript: ScriptExecutor = {
     const all = listCampaigns(ctx.deps, ctx.workspace.id, { status })
     const limit = optional<number>(ctx, 'limit') ?? 50
     const result = { platform: 'google', total_campaigns: all.length, date_range: 'LAST_30_DAYS', campaigns: all.slice(0, limit).map((c) => campaignRow(c, now)) }
-    return { result: keepUnchanged(ctx.deps, `list_campaigns|${ctx.workspace.id}|${status}|${limit}`, result, { same: sameListResult, freeze: freezeListResult }) }
+    return { result: keepUnchanged(ctx.deps, `list_campaigns|${ctx.workspace.id}|${status}|${limit}`, result, { same: sameListResult }) }
   },
 }
 
@@ -81,10 +81,6 @@ type ListResult = { platform: string; total_campaigns: number; date_range: strin
 
 function sameListResult(a: ListResult, b: ListResult): boolean {
   return a.total_campaigns === b.total_campaigns && sameRows(a.campaigns, b.campaigns)
-}
-
-function freezeListResult(result: ListResult): ListResult {
-  return Object.freeze({ ...result, campaigns: Object.freeze(result.campaigns) as CampaignRow[] })
 }
 
 /** `get_account_daily_spend`: account totals per day. */

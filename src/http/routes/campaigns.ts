@@ -69,11 +69,7 @@ export function campaignListBody(deps: Deps, workspaceId: string, query: ListQue
     date_range: extend(lastDays(now, ROW_WINDOW_DAYS), { days: ROW_WINDOW_DAYS }),
     sandbox: true,
   }
-  return keepUnchanged(deps, `v1-campaigns|${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body, { same: sameList, freeze: freezeList })
-}
-
-function freezeList(body: CampaignListBody): CampaignListBody {
-  return Object.freeze({ ...body, campaigns: Object.freeze(body.campaigns) as CampaignRow[], date_range: Object.freeze(body.date_range) })
+  return keepUnchanged(deps, `v1-campaigns|${workspaceId}|${query.status}|${query.name}|${query.page}|${query.limit}`, body, { same: sameList })
 }
 
 function sameList(a: CampaignListBody, b: CampaignListBody): boolean {
