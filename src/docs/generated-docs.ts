@@ -41,10 +41,17 @@ function renderErrorCodes(): string {
 }
 
 async function renderHelp(): Promise<string> {
-  // Defaults must not depend on the environment the generator runs in.
-  for (const name of Object.keys(process.env)) if (name.startsWith('SANDBOX_')) delete process.env[name]
+  // Defaults must not depend on the environment the generator runs in; the environment is given back
+  // afterwards (the test runs share a worker, and their own SANDBOX_ settings must outlive this).
+  const saved = Object.entries(process.env).filter(([name]) => name.startsWith('SANDBOX_'))
+  for (const [name] of saved) delete process.env[name]
   const { buildProgram } = await import('../cli/program.js')
-  const program = buildProgram()
+  let program: Command
+  try {
+    program = buildProgram()
+  } finally {
+    for (const [name, value] of saved) process.env[name] = value
+  }
   const out: string[] = []
   const visit = (command: Command, path: string) => {
     command.configureHelp({ helpWidth: 100 })
