@@ -31,10 +31,10 @@ const { values } = parseArgs({
   options: {
     before: { type: 'string' }, after: { type: 'string' }, 'before-node': { type: 'string', default: '' }, 'after-node': { type: 'string', default: '' },
     'before-serve': { type: 'string', default: '' }, 'after-serve': { type: 'string', default: '' }, only: { type: 'string', default: 'get,list,held,budget' },
-    rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' }, rate: { type: 'string', default: '0' },
   },
 })
-if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3] [--before-node="<node flags>"] [--after-node="<node flags>"] [--before-serve="<serve flags>"] [--after-serve="<serve flags>"]')
+if (!values.before || !values.after) throw new Error('usage: npx tsx bench/ab.ts --before <root> --after <root> [--only get,list,held,budget,agent] [--rounds 6] [--duration 3] [--rate <req/s>] [--before-node="<node flags>"] [--after-node="<node flags>"] [--before-serve="<serve flags>"] [--after-serve="<serve flags>"]')
 // Node/V8 flags (`--after-node="--max-semi-space-size=32"`) or `serve` flags (`--after-serve="--journal-limit 100"`)
 // for one side: A/B a runtime setting on one build.
 const nodeArgsOf = (text: string) => text.split(/\s+/).filter(Boolean)
@@ -51,7 +51,7 @@ try {
   for (const name of values.only.split(',')) {
     if (name === 'agent') {
       const settings = { ...load, duration: load.seconds, warmup: 1, runs: Number(values.rounds) }
-      const row = await measureAgentSession({ sandbox: after, prism: before, settings, log: () => {}, prismHeld: {} })
+      const row = await measureAgentSession({ sandbox: after, prism: before, settings, log: () => {}, prismHeld: {}, rate: Number(values.rate) || undefined })
       const side = (f: typeof row.sandbox) => `${Math.round(f.rps)} req/s, ${f.cpu_ms_per_request} CPU-ms/req, p99 ${f.p99} ms`
       const cpu = spreadOf(row.runs.map((r) => r.cpu_ratio))
       process.stdout.write(`agent: before ${side(row.prism)} · after ${side(row.sandbox)} · after ÷ before ${row.ratio}× req/s (rounds ${row.ratio_spread.min}–${row.ratio_spread.max}) · before ÷ after CPU per answer ${row.cpu_ratio}× (rounds ${cpu.min}–${cpu.max}, middle half ${cpu.q1}–${cpu.q3})\n`)

@@ -52,17 +52,17 @@ const RUN = '/api/v1/tools/run'
  * gets the same requests (`Prefer: code=202` for the held write). Base host only, so one
  * autocannon instance drives each side.
  */
-export async function measureAgentSession(options: { sandbox: Hosts; prism: Hosts; settings: LoadSettings; log: (line: string) => void; prismHeld?: Record<string, string> }): Promise<AgentSessionRow> {
-  const { sandbox, prism, settings, log, prismHeld = { prefer: 'code=202' } } = options
+export async function measureAgentSession(options: { sandbox: Hosts; prism: Hosts; settings: LoadSettings; log: (line: string) => void; prismHeld?: Record<string, string>; rate?: number }): Promise<AgentSessionRow> {
+  const { sandbox, prism, settings, log, prismHeld = { prefer: 'code=202' }, rate } = options
   const campaigns = await campaignIds(sandbox)
   const agents = Math.min(settings.connections, campaigns.length)
   const sides = { sandbox: { hosts: sandbox, held: {} }, prism: { hosts: prism, held: prismHeld } }
-  if (settings.warmup > 0) for (const side of Object.values(sides)) await session(side.hosts, campaigns, { agents, seconds: settings.warmup, held: side.held })
+  if (settings.warmup > 0) for (const side of Object.values(sides)) await session(side.hosts, campaigns, { agents, seconds: settings.warmup, held: side.held, rate })
   const runs: AgentSessionRow['runs'] = []
   for (let i = 0; i < settings.runs; i++) {
     const order = i % 2 === 0 ? (['sandbox', 'prism'] as const) : (['prism', 'sandbox'] as const)
     const got: Partial<Record<'sandbox' | 'prism', SessionFigures>> = {}
-    for (const name of order) got[name] = await session(sides[name].hosts, campaigns, { agents, seconds: settings.duration, held: sides[name].held })
+    for (const name of order) got[name] = await session(sides[name].hosts, campaigns, { agents, seconds: settings.duration, held: sides[name].held, rate })
     const run = roundOf(got.sandbox!, got.prism!)
     runs.push(run)
     log(`  agent_session round ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms ${run.sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms ${run.prism.cpu_ms_per_request} cpu-ms/req: ${run.ratio}× (load ${run.loadavg})`)
@@ -96,8 +96,12 @@ async function floorOf(campaigns: string[], options: { agents: number; seconds: 
 /** autocannon's per-loop context: the campaign this loop works on, and the held write to approve. */
 type Agent = { campaign?: string; n?: number; audit?: string }
 
-/** One side's session: `agents` connections loop the seven requests for `seconds` (exported for profiling drivers). */
-export async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string> }): Promise<SessionFigures> {
+/**
+ * One side's session: `agents` connections loop the seven requests for `seconds` (exported for
+ * profiling drivers). `rate` caps the offered load (req/s over all agents): at one fixed rate two
+ * builds batch their group commits alike, so their CPU per answer compares the work alone.
+ */
+export async function session(hosts: Hosts, campaigns: string[], options: { agents: number; seconds: number; held: Record<string, string>; rate?: number }): Promise<SessionFigures> {
   let next = 0
   const json = (value: unknown) => JSON.stringify(value)
   const mine = (agent: Agent) => (agent.campaign ??= campaigns[next++ % campaigns.length])
@@ -124,7 +128,7 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     { method: 'GET' as const, headers: AUTH, setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/api/v1/audit/${encodeURIComponent(agent.audit ?? 'aud_none')}` }) },
   ]
   const cpuBefore = hosts.pid ? cpuTimeMs(hosts.pid) : null
-  const result = await autocannon({ url: hosts.baseUrl, connections: options.agents, duration: options.seconds, timeout: 10, requests: requests as never })
+  const result = await autocannon({ url: hosts.baseUrl, connections: options.agents, duration: options.seconds, timeout: 10, requests: requests as never, ...(options.rate ? { overallRate: options.rate } : {}) })
   const cpuAfter = hosts.pid ? cpuTimeMs(hosts.pid) : null
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0)

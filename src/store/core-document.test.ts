@@ -1,46 +1,22 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AuditEntry, User } from '../domain/model.js'
-import type { FileStore, StoreOptions } from './lowdb-store.js'
-import { openStore } from './lowdb-store.js'
+import type { FileStore } from './lowdb-store.js'
+import { stateFiles } from '../test-support/state-files.js'
 import { emptySnapshot } from './layout.js'
 import { JsonDocumentFile } from './durable-file.js'
 import { COMPACTION_STEPS } from './compaction.js'
 import type { CompactionStep } from './compaction.js'
 
+const files = stateFiles('adops-coredoc-')
+const { openAt, close, openCrashCopy } = files
 let dir: string
 let file: string
-const open: FileStore[] = []
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adops-coredoc-'))
-  file = join(dir, 'state.json')
+beforeEach(() => {
+  dir = files.dir()
+  file = files.file()
 })
-afterEach(async () => {
-  vi.restoreAllMocks()
-  for (const store of open.splice(0)) await store.close().catch(() => undefined)
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function openAt(path: string, options: Omit<StoreOptions, 'file'> = {}): Promise<FileStore> {
-  const store = await openStore({ file: path, ...options })
-  open.push(store)
-  return store
-}
-
-async function close(store: FileStore): Promise<void> {
-  open.splice(open.indexOf(store), 1)
-  await store.close()
-}
-
-/** Opens the state files as a `kill -9` right now would leave them (a copy; the live store keeps its lock). */
-async function openCrashCopy(from = dir): Promise<FileStore> {
-  const crashed = join(dir, `crashed-${open.length}`)
-  const files = (await readdir(from)).filter((f) => f.startsWith('state.json') && !f.endsWith('.lock') && !f.endsWith('.owner'))
-  for (const f of files) await cp(join(from, f), join(crashed, f))
-  return openAt(join(crashed, 'state.json'))
-}
 
 const user = (i: number, name = `User ${i}`): User => ({ id: `usr_${i}`, email: `u${i}@x.test`, name, created_at: '2026-01-01T00:00:00.000Z' })
 const audit = (i: number) => ({ id: `aud_${i}`, status: 'executed', script: 'pause_campaign' }) as unknown as AuditEntry
@@ -100,7 +76,7 @@ describe('core document changes as state-log lines', () => {
     second.users.update('usr_1', { name: 'v4' })
     await second.commit()
     second.history!.checkpoint()
-    const secondDir = join(dir, `crashed-${open.length - 1}`)
+    const secondDir = files.lastCrashDir()
     await rm(join(secondDir, 'state.json.log.ckpt'))
     // A full replay of its log must skip v2 and v3: they are older than the saved document.
     const third = await openCrashCopy(secondDir)

@@ -5,6 +5,8 @@ import type { Durability } from './durable-file.js'
 import { JsonDocumentFile } from './durable-file.js'
 import type { Doc } from './doc-log.js'
 import { DocReplay } from './doc-log.js'
+import type { DocRow } from './doc-patch.js'
+import { patchOf, WHOLE_ROW } from './doc-patch.js'
 
 type DocTable = MemoryTable<{ id: string }>
 
@@ -56,6 +58,12 @@ export class CoreDocument {
   #metaDirty = false
   #reset = false
   #lineBytes = 0
+  /**
+   * Each doc row as the files hold it (the document, or its last doc line): a flush writes only
+   * what changed since (`doc-patch.ts`). Rows of a flush that failed are forgotten, so their next
+   * line is whole; a save makes every current row the base.
+   */
+  #bases = new Map<string, Map<string, DocRow>>()
 
   constructor(options: CoreDocumentOptions) {
     this.#options = options
@@ -80,6 +88,7 @@ export class CoreDocument {
     this.meta = replay.meta ?? this.meta
     this.#seq = replay.highest
     this.#savedSeq = replay.base
+    this.#baseAll()
   }
 
   /** A doc-table row changed (`durable`: it must be on disk before the change is acknowledged). */
@@ -127,11 +136,12 @@ export class CoreDocument {
     const d = ++this.#seq
     const lines: string[] = reset ? [JSON.stringify({ d, reset: true })] : []
     if (meta) lines.push(JSON.stringify({ d, m: this.meta }))
+    if (reset) this.#bases.clear()
     for (const [name, table] of Object.entries(this.#options.tables)) {
       const ids = reset ? table.all().map((row) => row.id) : dirty.get(name)
       for (const id of ids ?? []) {
-        const row = table.get(id)
-        lines.push(JSON.stringify(row ? { t: name, d, r: row } : { t: name, d, del: id }))
+        const line = this.#lineOf(name, d, id, table.get(id) as DocRow | undefined)
+        if (line) lines.push(line)
       }
     }
     for (const line of lines) this.#lineBytes += line.length + 1
@@ -144,6 +154,7 @@ export class CoreDocument {
     this.#options.guard()
     this.#db.data = this.#docOf(this.#seq)
     this.#db.write()
+    this.#baseAll()
     this.#savedSeq = this.#seq
     this.#changed = false
     this.#lineBytes = 0
@@ -164,7 +175,30 @@ export class CoreDocument {
     return taken
   }
 
+  /** The row's doc line (whole, a patch against its base, or none when nothing changed); the row becomes its base. */
+  #lineOf(name: string, d: number, id: string, row: DocRow | undefined): string | null {
+    let bases = this.#bases.get(name)
+    if (!bases) this.#bases.set(name, (bases = new Map()))
+    const base = bases.get(id)
+    if (!row) {
+      bases.delete(id)
+      return JSON.stringify({ t: name, d, del: id })
+    }
+    bases.set(id, row)
+    const patch = base ? patchOf(base, row) : WHOLE_ROW
+    if (patch === null) return null
+    return JSON.stringify(patch === WHOLE_ROW ? { t: name, d, r: row } : { t: name, d, id, p: patch.p, a: patch.a })
+  }
+
+  /** Every current row is what the files hold (after a load or a save). */
+  #baseAll(): void {
+    for (const [name, table] of Object.entries(this.#options.tables)) this.#bases.set(name, new Map(table.all().map((row) => [row.id, row as DocRow])))
+  }
+
   #requeue(taken: Pending): void {
+    // Their lines may not be on disk: the next line of each is whole.
+    for (const [name, ids] of taken.dirty) for (const id of ids) this.#bases.get(name)?.delete(id)
+    if (taken.reset) this.#bases.clear()
     for (const [name, ids] of taken.dirty) for (const id of ids) this.changed(name, id, false)
     this.#metaDirty ||= taken.meta
     this.#reset ||= taken.reset

@@ -1,19 +1,24 @@
 import { readFileSync } from 'node:fs'
 import type { StoreMeta } from '../domain/ports.js'
+import type { DocRow, RowPatch } from './doc-patch.js'
+import { applyPatch } from './doc-patch.js'
 
 /**
  * A change to the core document written as a state-log line (`core-document.ts`). `d` is the
  * document sequence number of the flush that wrote it: the document file records the number it
  * covers (`seq`), so a line with `d` at or below it is already in the document and is skipped.
  * - `{"t":table,"d":n,"r":row}`: the row's current version (inserted or updated);
+ * - `{"t":table,"d":n,"id":id,"p":{…},"a":{…}}`: the fields that changed since the row's previous
+ *   line or the saved document (`p`, new values; `a`, elements appended to an array; `doc-patch.ts`);
  * - `{"t":table,"d":n,"del":id}`: the row was removed;
  * - `{"d":n,"m":meta}`: the store's meta (world, seed, clock);
  * - `{"d":n,"reset":true}`: every doc table is emptied (a reset or import; its rows follow).
  */
-export interface DocLine {
+export interface DocLine extends RowPatch {
   d: number
   t?: string
   r?: { id: string }
+  id?: string
   del?: string
   m?: StoreMeta
   reset?: true
@@ -53,6 +58,7 @@ export class DocReplay {
     if (!rows) return
     if (line.r) rows.set(line.r.id, line.r)
     else if (line.del !== undefined) rows.delete(line.del)
+    else if (line.id !== undefined) rows.set(line.id, applyPatch(patchBase(rows, line), line))
   }
 
   /** The folded document (tables as arrays). */
@@ -78,6 +84,13 @@ export function readDocumentOnDisk(file: string, tableNames: readonly string[]):
     if (typeof line.d === 'number') replay.apply(line as DocLine)
   }
   return replay.document()
+}
+
+/** The row a patch line was taken against: the writer only patches rows the log or document holds. */
+function patchBase(rows: Map<string, { id: string }>, line: DocLine): DocRow {
+  const row = rows.get(line.id as string)
+  if (!row) throw new Error(`state log: doc line ${line.d} patches ${line.t} row ${line.id}, which neither the document nor an earlier line holds`)
+  return row as DocRow
 }
 
 function readIfExists(path: string): string | null {
