@@ -1,9 +1,20 @@
-import { mkdir, readFile, rename, rmdir, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import fc from 'fast-check'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Campaign, User } from '../domain/model.js'
 import type { FileStore } from './lowdb-store.js'
 import { stateFiles } from '../test-support/state-files.js'
+
+// Appends to the state log fail while `failing.log` is set (a full disk, an I/O error).
+const failing = vi.hoisted(() => ({ log: false }))
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>()
+  const writeSync = ((fd: number, ...rest: never[]) => {
+    if (failing.log) throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })
+    return (fs.writeSync as (...args: unknown[]) => number)(fd, ...rest)
+  }) as typeof fs.writeSync
+  return { ...fs, writeSync, default: { ...fs, writeSync } }
+})
 
 const files = stateFiles('adops-docpatch-')
 const { openAt, openCrashCopy } = files
@@ -65,13 +76,9 @@ describe('doc lines carry what changed in a row', () => {
     const store = await openAt(file)
     store.users.insert(user(1))
     await store.commit()
-    // The log cannot be appended to while a directory stands in its place.
-    await rename(`${file}.log`, `${file}.log.away`)
-    await mkdir(`${file}.log`)
+    failing.log = true
     store.users.update('usr_1', { name: 'lost?' })
-    await expect(store.commit()).rejects.toThrow()
-    await rmdir(`${file}.log`)
-    await rename(`${file}.log.away`, `${file}.log`)
+    await expect(store.commit()).rejects.toThrow(/EIO/).finally(() => (failing.log = false))
     store.users.update('usr_1', { email: 'new@x.test' })
     await store.commit()
     const last = (await docLines()).at(-1)!

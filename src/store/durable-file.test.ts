@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -25,7 +25,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...wrapped, default: wrapped }
 })
 
-const { appendToFile, replaceFile } = await import('./durable-file.js')
+const { AppendFile, replaceFile } = await import('./durable-file.js')
 const { openStore } = await import('./lowdb-store.js')
 
 let dir: string
@@ -49,15 +49,33 @@ describe('durability: what reaches the disk before a write returns', () => {
 
   it('fsync: an append is fdatasynced, and the append that creates the file also syncs its directory', async () => {
     const log = join(dir, 'state.json.log')
-    appendToFile(log, 'one\n', 'fsync')
-    appendToFile(log, 'two\n', 'fsync')
+    const file = new AppendFile(log, 'fsync')
+    file.append(Buffer.from('one\n'))
+    file.append(Buffer.from('two\n'))
+    file.close()
     expect(shown()).toEqual(['write state.json.log', 'fdatasync state.json.log', 'fsync <dir>', 'write state.json.log', 'fdatasync state.json.log'])
     expect(await readFile(log, 'utf8')).toBe('one\ntwo\n')
   })
 
+  it('an append file keeps its descriptor until closed: a file renamed over its path is appended to after close only', async () => {
+    const log = join(dir, 'state.json.log')
+    const file = new AppendFile(log, 'process')
+    file.append(Buffer.from('old\n'))
+    await rename(log, `${log}.old`)
+    // Still the same open file: the replacement is not written until the descriptor is let go.
+    file.append(Buffer.from('kept\n'))
+    expect(await readFile(`${log}.old`, 'utf8')).toBe('old\nkept\n')
+    file.close()
+    file.append(Buffer.from('new\n'))
+    file.close()
+    expect(await readFile(log, 'utf8')).toBe('new\n')
+  })
+
   it('process (default): the same writes and rename, never an fsync', async () => {
     replaceFile(join(dir, 'state.json'), '{}', { durability: 'process' })
-    appendToFile(join(dir, 'state.json.log'), 'one\n', 'process')
+    const file = new AppendFile(join(dir, 'state.json.log'), 'process')
+    file.append(Buffer.from('one\n'))
+    file.close()
     expect(shown()).toEqual(['write state.json.tmp', 'rename state.json.tmp -> state.json', 'write state.json.log'])
   })
 

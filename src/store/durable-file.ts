@@ -28,19 +28,42 @@ export function replaceFile(path: string, text: string | Buffer, options: { dura
   if (durability === 'fsync') syncDirectory(dirname(path))
 }
 
-/** Appends text in one write; under `fsync` the data reaches the disk before this returns. */
-export function appendToFile(path: string, text: string | Buffer, durability: Durability): void {
-  const fd = openSync(path, 'a')
-  let created = false
-  try {
-    created = durability === 'fsync' && fstatSync(fd).size === 0
-    writeAll(fd, text)
-    if (durability === 'fsync') fdatasyncSync(fd)
-  } finally {
+/**
+ * A file appended to through one descriptor kept open between appends (the state log: opening
+ * and closing it cost two system calls per group commit). Whoever replaces the file (rename,
+ * rewrite) calls `close`, so the next append opens the new one; a failed append closes it too.
+ */
+export class AppendFile {
+  #fd: number | null = null
+
+  constructor(
+    readonly path: string,
+    readonly durability: Durability,
+  ) {}
+
+  append(bytes: Buffer): void {
+    let created = false
+    if (this.#fd === null) {
+      this.#fd = openSync(this.path, 'a')
+      created = this.durability === 'fsync' && fstatSync(this.#fd).size === 0
+    }
+    try {
+      writeAll(this.#fd, bytes)
+      if (this.durability === 'fsync') fdatasyncSync(this.#fd)
+    } catch (error) {
+      this.close()
+      throw error
+    }
+    // A file created by this append also needs its directory entry on disk.
+    if (created) syncDirectory(dirname(this.path))
+  }
+
+  close(): void {
+    if (this.#fd === null) return
+    const fd = this.#fd
+    this.#fd = null
     closeSync(fd)
   }
-  // A file created by this append also needs its directory entry on disk.
-  if (created) syncDirectory(dirname(path))
 }
 
 // writeSync may write less than asked (as fs.writeFileSync knows): loop until every byte is out.

@@ -1,6 +1,6 @@
 import { existsSync, statSync, truncateSync, unlinkSync } from 'node:fs'
 import type { Durability } from './durable-file.js'
-import { appendToFile, replaceFile } from './durable-file.js'
+import { AppendFile, replaceFile } from './durable-file.js'
 import type { DirtyRow } from './history-table.js'
 import type { LogReader } from './log-reader.js'
 import type { LogTables } from './state-log.js'
@@ -65,6 +65,7 @@ export class StateLogFile {
   readonly durability: Durability
   readonly options: CompactionOptions
   readonly document: LogDocument | null
+  readonly #file: AppendFile
 
   constructor(init: { path: string; tables: LogTables; reader: LogReader; durability: Durability; options: CompactionOptions; document?: LogDocument }) {
     this.path = init.path
@@ -73,6 +74,7 @@ export class StateLogFile {
     this.durability = init.durability
     this.options = init.options
     this.document = init.document ?? null
+    this.#file = new AppendFile(init.path, init.durability)
   }
 
   get checkpointPath(): string {
@@ -105,6 +107,7 @@ export class StateLogFile {
   /** Appends one group commit's row changes, then its doc lines (`docLines`), in one write. */
   append(batches: readonly Batch[], docLines: readonly string[] = []): void {
     if (this.#torn !== null) {
+      this.#file.close()
       truncateSync(this.path, this.#torn)
       this.#torn = null
     }
@@ -119,7 +122,7 @@ export class StateLogFile {
     if (bytes === 0 && docLines.length === 0) return
     for (const line of docLines) out.line(line)
     try {
-      appendToFile(this.path, out.bytes, this.durability)
+      this.#file.append(out.bytes)
     } catch (error) {
       // Part of the text may be in the file: cut it off before the next append.
       this.#torn = this.size
@@ -143,6 +146,7 @@ export class StateLogFile {
     const start = out.length
     const { bytes, placed } = serializeInto(batches, start, out)
     for (const line of docLines) out.line(line)
+    this.#file.close()
     replaceFile(this.path, out.bytes, { durability: this.durability })
     this.#torn = null
     this.gen = header.gen
@@ -187,6 +191,8 @@ export class StateLogFile {
     this.#torn = null
     this.docBytes = 0
     this.compactions++
+    // The descriptor kept for appends names the file the rename replaced.
+    this.#file.close()
     this.reader.reopen()
   }
 
@@ -212,6 +218,7 @@ export class StateLogFile {
 
   close(): void {
     if (this.size > 0 && existsSync(this.path) && statSync(this.path).size === this.size) this.checkpoint()
+    this.#file.close()
     this.reader.close()
   }
 }
