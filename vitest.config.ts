@@ -36,8 +36,9 @@ const SLOW = [
   // Every sh/ts block of the README and docs against a fresh sandbox each page (minutes).
   'src/docs-examples/docs-examples.test.ts',
 ]
-// The one file that mocks a core module (vi.mock('node:fs')): it keeps a worker of its own.
-const OWN_WORKER = ['src/store/durable-file.test.ts']
+// Files that mock a core module (vi.mock('node:fs')): each keeps a worker of its own, since in the
+// shared worker of the `fast` project the store modules are already loaded with the real one.
+const OWN_WORKER = ['src/store/durable-file.test.ts', 'src/store/core-document-patches.test.ts']
 const ALL = ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts']
 const NEVER = ['dist/**', 'node_modules/**']
 
