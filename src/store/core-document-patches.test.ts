@@ -107,6 +107,15 @@ describe('doc lines carry what changed in a row', () => {
     await writeFile(`${file}.log`, `${await readFile(`${file}.log`, 'utf8')}${JSON.stringify({ t: 'users', d: 99, id: 'usr_9', p: { name: 'x' } })}\n`)
     await expect(openAt(file)).rejects.toThrow(/doc line 99 patches users row usr_9/)
   })
+
+  it('refuse to open a log with a doc line this version cannot read, instead of skipping it', async () => {
+    const store = await openAt(file)
+    store.users.insert(user(1))
+    await store.commit()
+    await files.close(store)
+    await writeFile(`${file}.log`, `${await readFile(`${file}.log`, 'utf8')}${JSON.stringify({ t: 'users', d: 99, x: { id: 'usr_1' } })}\n`)
+    await expect(openAt(file)).rejects.toThrow(/doc line 99 for users holds no row, removal or patch/)
+  })
 })
 
 // Random changes to doc rows between commits, checkpoints (document saves) and compactions.

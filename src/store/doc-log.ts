@@ -59,6 +59,8 @@ export class DocReplay {
     if (line.r) rows.set(line.r.id, line.r)
     else if (line.del !== undefined) rows.delete(line.del)
     else if (line.id !== undefined) rows.set(line.id, applyPatch(patchBase(rows, line), line))
+    // Skipping a line this version cannot read would open an older state without a word.
+    else throw new Error(`state log: doc line ${line.d} for ${line.t} holds no row, removal or patch (written by a newer adops-sandbox?)`)
   }
 
   /** The folded document (tables as arrays). */
