@@ -1,36 +1,19 @@
-import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readdir, rm, stat } from 'node:fs/promises'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { AuditEntry, LedgerEntry } from '../domain/model.js'
 import type { FileStore } from './lowdb-store.js'
-import { openStore } from './lowdb-store.js'
+import { stateFiles } from '../test-support/state-files.js'
 import type { LogTable } from './history-table.js'
 import { COMPACTION_STEPS } from './compaction.js'
 import type { CompactionStep } from './compaction.js'
 
-let dir: string
+const state = stateFiles('adops-history-', { historyWindow: 5 })
+const { openAt, openCrashCopy } = state
+const closeStore = state.close
 let file: string
-const open: FileStore[] = []
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'adops-history-'))
-  file = join(dir, 'state.json')
+beforeEach(() => {
+  file = state.file()
 })
-afterEach(async () => {
-  for (const store of open.splice(0)) await store.close().catch(() => undefined)
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function openAt(path: string, options: Parameters<typeof openStore>[0] = {}): Promise<FileStore> {
-  const store = await openStore({ file: path, historyWindow: 5, ...options })
-  open.push(store)
-  return store
-}
-
-async function closeStore(store: FileStore): Promise<void> {
-  open.splice(open.indexOf(store), 1)
-  await store.close()
-}
 
 const audit = (i: number, over: Partial<AuditEntry> = {}) => ({
   id: `aud_${i}`, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), workspace_id: i % 3 ? 'ws_a' : 'ws_b', key_id: `key_${i % 2}`,
@@ -137,9 +120,7 @@ describe('checkpoints', () => {
     store.audit.insert(audit(100))
     store.history!.checkpoint()
     // The files as a crash right now leaves them: the unflushed row is in no file.
-    const crashed = join(dir, 'crashed')
-    for (const f of (await readdir(dir)).filter((name) => name.startsWith('state.json') && !name.endsWith('.lock') && !name.endsWith('.owner'))) await cp(join(dir, f), join(crashed, f))
-    const next = await openAt(join(crashed, 'state.json'))
+    const next = await openCrashCopy()
     expect(next.audit.size()).toBe(30)
     expect(next.audit.count('workspace_id', 'ws_a') + next.audit.count('workspace_id', 'ws_b')).toBe(30)
     await store.commit()
@@ -192,11 +173,9 @@ describe('online compaction', () => {
     await Promise.all(writes)
     expect(acknowledged).toBe(1)
     // What a crash at that moment leaves on disk, opened by the next process.
-    const crashed = join(dir, 'crashed')
-    const files = (await readdir(dir)).filter((f) => f.startsWith('state.json') && !f.endsWith('.lock') && !f.endsWith('.owner'))
-    expect(files).toContain('state.json.log')
-    for (const f of files) await cp(join(dir, f), join(crashed, f))
-    const next = await openAt(join(crashed, 'state.json'))
+    const next = await openCrashCopy()
+    const crashed = state.lastCrashDir()
+    expect(await readdir(crashed)).toContain('state.json.log')
     expect(next.audit.size()).toBe(61)
     expect(next.audit.get('aud_0')?.status).toBe('failed')
     expect(next.audit.get('aud_59')?.status).toBe('rejected')
