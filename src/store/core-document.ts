@@ -196,10 +196,14 @@ export class CoreDocument {
   }
 
   #requeue(taken: Pending): void {
-    // Their lines may not be on disk: the next line of each is whole.
-    for (const [name, ids] of taken.dirty) for (const id of ids) this.#bases.get(name)?.delete(id)
     if (taken.reset) this.#bases.clear()
-    for (const [name, ids] of taken.dirty) for (const id of ids) this.changed(name, id, false)
+    for (const [name, ids] of taken.dirty) {
+      for (const id of ids) {
+        // Its line may not be on disk: the next one is whole.
+        this.#bases.get(name)?.delete(id)
+        this.changed(name, id, false)
+      }
+    }
     this.#metaDirty ||= taken.meta
     this.#reset ||= taken.reset
     this.#durable ||= taken.durable
