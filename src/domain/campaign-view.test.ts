@@ -20,8 +20,8 @@ describe('campaign rows', () => {
       const kept = campaign(seed)
       // Irregular steps over a day and a bit: reuse, rebuilds and the midnight rollover.
       for (let t = T0 + 3_600_000; t < T0 + DAY_MS + 7_200_000; t += 7_919 + (t % 13) * 1_000) {
-        // A copy is a new object, so its row is built from scratch.
-        expect(campaignRow(kept, t)).toEqual(campaignRow({ ...kept }, t))
+        // A copy under another id shares no kept row, rates or ended days: built from scratch.
+        expect(campaignRow(kept, t)).toEqual({ ...campaignRow({ ...kept, id: `fresh-${t}` }, t), campaign_id: kept.id })
       }
     }
   })
@@ -35,6 +35,17 @@ describe('campaign rows', () => {
     expect(campaignRow(c, noon - 3_600_000)).not.toEqual(first)
     const paused = { ...c, status: 'PAUSED' as const }
     expect(campaignRow(paused, noon + 1)).toMatchObject({ status: 'PAUSED', clicks: first.clicks })
+  })
+
+  it('are never served to another version of the campaign, asked for in turns', () => {
+    const c = campaign(5)
+    const noon = T0 + 12 * 3_600_000
+    const paused = { ...c, status: 'PAUSED' as const, status_history: [...c.status_history, { at: at(11), status: 'PAUSED' as const }] }
+    for (let t = noon; t < noon + 5_000; t += 1_000) {
+      expect(campaignRow(c, t)).toMatchObject({ status: 'ENABLED' })
+      expect(campaignRow(paused, t)).toMatchObject({ status: 'PAUSED' })
+    }
+    expect(campaignRow(paused, noon).clicks).toBeLessThan(campaignRow(c, noon).clicks)
   })
 
   it('with another window are built on each call', () => {

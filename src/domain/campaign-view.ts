@@ -25,15 +25,20 @@ export const ROW_WINDOW_DAYS = 30
  */
 export function campaignRow(campaign: Campaign, now: number, days = ROW_WINDOW_DAYS): CampaignRow {
   if (days !== ROW_WINDOW_DAYS) return buildRow(campaign, now, days)
-  const kept = steadyRows.get(campaign)
-  if (kept && kept.from <= now && now <= kept.until) return kept.row
+  const kept = steadyRows.get(campaign.id)
+  if (kept && kept.campaign === campaign && kept.from <= now && now <= kept.until) return kept.row
   const row = Object.freeze(buildRow(campaign, now, days))
-  steadyRows.set(campaign, { from: now, until: todaySteadyUntil(campaign, now), row })
+  // Bounded: one entry per campaign id, cleared past this many (many sandboxes in one process).
+  if (!kept && steadyRows.size >= STEADY_MAX) steadyRows.clear()
+  steadyRows.set(campaign.id, { campaign, from: now, until: todaySteadyUntil(campaign, now), row })
   return row
 }
 
-// Keyed by row object: a changed campaign is a new object (the store replaces rows), so a stale row is unreachable.
-const steadyRows = new WeakMap<Campaign, { from: number; until: number; row: CampaignRow }>()
+// The row of each campaign's latest version asked for: a changed campaign is a new object (the store
+// replaces rows), so the identity check finds a stale one. By id, not a WeakMap keyed by row object:
+// every change made a WeakMap entry for the garbage collector to clear (bench/ agent session).
+const steadyRows = new Map<string, { campaign: Campaign; from: number; until: number; row: CampaignRow }>()
+const STEADY_MAX = 10_000
 
 function buildRow(campaign: Campaign, now: number, days: number): CampaignRow {
   const window = lastDays(now, days)

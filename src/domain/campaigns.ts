@@ -6,6 +6,7 @@ import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
 import { hashSeed, seededFaker } from './seeded.js'
 import { appendStatusChange } from './status-history.js'
+import { appendEntry } from './history-times.js'
 
 const CHANNELS = [
   { value: 'SEARCH', weight: 5, label: 'Search', bidding: ['MAXIMIZE_CONVERSIONS', 'TARGET_CPA', 'MAXIMIZE_CLICKS', 'MANUAL_CPC'] },
@@ -104,7 +105,7 @@ export function changeBudget(deps: Deps, campaign: Campaign, dailyBudget: number
   const superseded = (h: { at: string }, i: number) => i > 0 && h.at.slice(0, 10) === at.slice(0, 10) && h.at > midnight
   return deps.store.campaigns.update(campaign.id, {
     daily_budget: dailyBudget,
-    budget_history: [...campaign.budget_history.filter((h, i) => !superseded(h, i)), { at, daily_budget: dailyBudget }],
+    budget_history: appendEntry(campaign.budget_history, { at, daily_budget: dailyBudget }, (h, i) => !superseded(h, i)),
   })
 }
 

@@ -1,5 +1,5 @@
 import type { Campaign } from './model.js'
-import { instantOf, timesOf } from './history-times.js'
+import { timesOf } from './history-times.js'
 
 /**
  * Whether two versions of a campaign have the same inputs for the days before `today` (what
@@ -17,7 +17,8 @@ export function sameEndedInputs(a: Campaign, b: Campaign, today: number): boolea
 function sameBefore(a: ReadonlyArray<{ at: string }>, b: ReadonlyArray<{ at: string }>, today: number): boolean {
   if (a === b) return true
   // A change appends to (or folds today's part of) the history it replaces: past the entries both
-  // share, usually only today's are left, so a few instants answer without listing every one.
+  // share, usually only today's are left to look at (their instants are listed when the change is
+  // made: `appendEntry`).
   let shared = 0
   while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++
   if (noneBefore(a, shared, today) && noneBefore(b, shared, today)) return true
@@ -31,7 +32,8 @@ function sameBefore(a: ReadonlyArray<{ at: string }>, b: ReadonlyArray<{ at: str
 }
 
 function noneBefore(history: ReadonlyArray<{ at: string }>, from: number, today: number): boolean {
-  for (let i = from; i < history.length; i++) if (instantOf(history[i]) < today) return false
+  const times = timesOf(history)
+  for (let i = from; i < history.length; i++) if (times[i] < today) return false
   return true
 }
 

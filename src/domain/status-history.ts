@@ -1,7 +1,7 @@
 import type { Campaign, CampaignStatus } from './model.js'
 import { iso } from './durations.js'
 import { DAY_MS } from './metrics.js'
-import { timesOf } from './history-times.js'
+import { appendEntry, timesOf } from './history-times.js'
 
 type Entry = Campaign['status_history'][number]
 
@@ -19,7 +19,7 @@ export const RECENT_STATUS_CHANGES = 10
  * per earlier day with changes. Ten, because the campaign's doc line carries its whole row (docs/decisions.md).
  */
 export function appendStatusChange(history: readonly Entry[], change: Entry): Entry[] {
-  const next = [...history, change]
+  const next = appendEntry(history, change)
   return next.length > 2 * RECENT_STATUS_CHANGES ? foldStatusHistory(next, RECENT_STATUS_CHANGES) : next
 }
 
