@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Campaign } from './model.js'
-import { DAY_MS, dailyMetrics, lastDays, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
+import { DAY_MS, dailyMetrics, dayStart, lastDays, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
 
 const T0 = Date.parse('2026-03-01T00:00:00Z')
 const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
@@ -182,5 +182,13 @@ describe('lastDays', () => {
     [Date.UTC(2026, 10, 27, 9), 30, '2026-10-29', '2026-11-27'],
   ])('gives the window of %i over %i days as %s to %s, whatever was asked before', (now, days, start_date, end_date) => {
     expect(lastDays(now, days)).toEqual({ start_date, end_date })
+  })
+})
+
+describe('dayStart', () => {
+  it.each(['2026-03-01', '2024-02-29', '1999-12-31', '2026-13-45', 'not a date', ''])('is Date.parse of %j at midnight UTC, asked once or twice', (date) => {
+    const expected = Date.parse(`${date}T00:00:00Z`)
+    expect(Object.is(dayStart(date), expected)).toBe(true)
+    expect(Object.is(dayStart(date), expected)).toBe(true)
   })
 })

@@ -9,6 +9,7 @@ import { iso } from './durations.js'
 import type { GateDecision } from './policy.js'
 import { decideWrite } from './policy.js'
 import { dedupeKeyOf, redactAudit } from './audit.js'
+import { redactValue } from '../support/redact.js'
 import { findPendingDuplicate } from './pending-writes.js'
 import { chargeCredits, refundCredits } from './billing.js'
 import { isLaunch } from './catalog.js'
@@ -66,7 +67,8 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
     expires_at: decision.action === 'hold' ? iso(now + actor.workspace.policy.review_ttl_hours * 3_600_000) : null,
     review: null,
     explanation: decision.explanation,
-    dedupe_key: dedupeKeyOf(actor.workspace.id, actor.key.id, call),
+    // Only a held write is looked up by it (a retry while pending); others store none (bench/README.md).
+    dedupe_key: decision.action === 'hold' ? dedupeKeyOf(actor.workspace.id, actor.key.id, call) : null,
   })
   // A dry run decides and prices the write, and records that it was asked; nothing is held or charged.
   if (call.dry_run) {
@@ -81,7 +83,7 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   } catch (error) {
     // A 402 at charge time ran nothing; on this path it is still a recorded attempt.
     if (!(error instanceof SandboxError)) throw error
-    const failed = save(deps, { ...audit, status: 'failed', result: { error: error.message, code: error.code } })
+    const failed = save(deps, audit, { status: 'failed', result: { error: error.message, code: error.code } }, true)
     return { kind: 'failed', audit: failed, error, refunded: 0 }
   }
 }
@@ -104,12 +106,12 @@ export function executeWrite(deps: Deps, audit: AuditEntry, checked?: PreparedCa
     if (!checked) executor.preflight?.(ctx)
     const run = executor.run(ctx)
     const credits = charge ? -charge.amount : 0
-    const done = save(deps, { ...audit, status: 'executed', credits, before: run.before ?? null, after: run.after ?? null, result: run.result })
+    const done = save(deps, audit, { status: 'executed', credits, before: run.before ?? null, after: run.after ?? null, result: run.result }, checked !== undefined)
     return { kind: 'executed', audit: done, result: run.result }
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error
     const refund = refundCredits(deps, charge)
-    const failed = save(deps, { ...audit, status: 'failed', credits: 0, result: { error: error.message, code: error.code } })
+    const failed = save(deps, audit, { status: 'failed', credits: 0, result: { error: error.message, code: error.code } }, checked !== undefined)
     return { kind: 'failed', audit: failed, error, refunded: refund ? refund.amount : 0 }
   }
 }
@@ -129,9 +131,13 @@ export function chargeCall(ctx: ScriptContext, auditId: string | null = null): L
   }, isLaunch(entry))
 }
 
-function save(deps: Deps, outcome: AuditEntry): AuditEntry {
-  // A result or before/after snapshot may echo a key value the args carried.
-  const audit = redactAudit(outcome)
+/**
+ * Records an outcome on its audit entry (KEY-02): what the run added (a result, a before/after
+ * snapshot) may echo a key value the args carried, so it is masked; the entry itself is masked
+ * again unless `submitWrite` built and masked it in this same call (`fresh`).
+ */
+function save(deps: Deps, entry: AuditEntry, outcome: Partial<AuditEntry>, fresh: boolean): AuditEntry {
+  const audit: AuditEntry = { ...(fresh ? entry : redactAudit(entry)), ...redactValue(outcome) }
   if (deps.store.audit.get(audit.id)) return deps.store.audit.update(audit.id, audit)
   return deps.store.audit.insert(audit)
 }
