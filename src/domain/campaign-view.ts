@@ -43,13 +43,20 @@ const STEADY_MAX = 10_000
 function buildRow(campaign: Campaign, now: number, days: number): CampaignRow {
   const window = lastDays(now, days)
   const totals = rangeTotals(campaign, window.start_date, window.end_date, now)
+  // Spelled out: keys before a spread take V8's slow object path (`withTotals`).
   return {
     campaign_id: campaign.id,
     campaign_name: campaign.campaign_name,
     status: campaign.status,
     daily_budget: campaign.daily_budget,
     currency: campaign.currency,
-    ...totals,
+    impressions: totals.impressions,
+    clicks: totals.clicks,
+    conversions: totals.conversions,
+    cost: totals.cost,
+    ctr: totals.ctr,
+    cpc: totals.cpc,
+    cpa: totals.cpa,
     bidding_strategy: campaign.bidding_strategy,
     channel_type: campaign.channel_type,
   }

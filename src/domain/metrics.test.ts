@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Campaign } from './model.js'
-import { DAY_MS, dailyMetrics, dayStart, lastDays, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil } from './metrics.js'
+import { DAY_MS, dailyMetrics, dayStart, lastDays, metricsRange, rangeTotals, sumMetrics, todaySteadyUntil, withTotals } from './metrics.js'
 
 const T0 = Date.parse('2026-03-01T00:00:00Z')
 const at = (days: number, hours = 0) => new Date(T0 + days * DAY_MS + hours * 3_600_000).toISOString()
@@ -190,5 +190,16 @@ describe('dayStart', () => {
     const expected = Date.parse(`${date}T00:00:00Z`)
     expect(Object.is(dayStart(date), expected)).toBe(true)
     expect(Object.is(dayStart(date), expected)).toBe(true)
+  })
+})
+
+describe('withTotals', () => {
+  it('gives the spread object, key order included', () => {
+    const totals = sumMetrics([{ impressions: 1000, clicks: 30, conversions: 2, cost: 45.5, ctr: 0, cpc: 0, cpa: 0 }])
+    const head = { date: '2026-03-01', campaign_id: 'c1' }
+    const expected = { ...head, ...totals }
+    const got = withTotals({ ...head }, totals)
+    expect(got).toEqual(expected)
+    expect(JSON.stringify(got)).toBe(JSON.stringify(expected))
   })
 })

@@ -5,7 +5,7 @@ import { campaignRow, listCampaigns, resolveRange } from '../campaign-view.js'
 import type { CampaignRow, DateRange } from '../campaign-view.js'
 import { keepUnchanged, sameRows } from '../kept-values.js'
 import { findCampaign, googleConnection } from '../campaigns.js'
-import { addDays, metricsRange, sumMetrics } from '../metrics.js'
+import { addDays, metricsRange, sumMetrics, withTotals } from '../metrics.js'
 import type { DayMetrics } from '../metrics.js'
 import type { Campaign } from '../model.js'
 
@@ -28,7 +28,7 @@ function byDate(rows: DayMetrics[][], range: DateRange): DayMetrics[] {
   const buckets = new Map<string, DayMetrics[]>()
   for (let i = 0; i < range.days; i++) buckets.set(addDays(range.start_date, i), [])
   for (const row of rows.flat()) buckets.get(row.date)?.push(row)
-  return [...buckets].map(([date, dayRows]) => ({ date, ...sumMetrics(dayRows) }))
+  return [...buckets].map(([date, dayRows]) => withTotals({ date }, sumMetrics(dayRows)))
 }
 
 /** `pull_google_ads` (DISP-04, DISP-08): per-campaign totals, account summary and daily totals. */
@@ -52,7 +52,7 @@ const pullGoogleAds: ScriptExecutor = {
         currency: connection.currency,
         date_range: range,
         summary: sumMetrics(rows.flat()),
-        campaigns: campaigns.map((c, i) => ({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status, ...sumMetrics(rows[i]) })),
+        campaigns: campaigns.map((c, i) => withTotals({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status }, sumMetrics(rows[i]))),
         daily: byDate(rows, range),
         truncated: false,
         warnings: [],

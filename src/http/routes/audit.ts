@@ -77,7 +77,10 @@ export function auditEntryBody(deps: Deps, actor: Actor, id: string): Record<str
 /** Approves or rejects a held write (GATE-05); the body both review routes answer with. */
 export async function reviewBodyOf(deps: Deps, action: 'approve' | 'reject', request: ReviewRequest): Promise<Record<string, unknown>> {
   const outcome = action === 'approve' ? await approveWrite(deps, request) : rejectWrite(deps, request)
-  return { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit, ...(outcome.result === undefined ? {} : { result: outcome.result }) }
+  // Built, then added to: a literal with a conditional spread takes V8's slow object path (metrics.ts `withTotals`).
+  const body: Record<string, unknown> = { status: outcome.audit.status, audit_id: outcome.audit.id, audit: outcome.audit }
+  if (outcome.result !== undefined) body.result = outcome.result
+  return body
 }
 
 function readsAll(actor: Actor): boolean {
