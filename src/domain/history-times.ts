@@ -66,15 +66,10 @@ export function parseInstant(text: string): number {
 
 const Z = 90
 const SEPARATORS: ReadonlyArray<readonly [number, number]> = [[4, 45], [7, 45], [10, 84], [13, 58], [16, 58], [19, 46]]
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 function separated(text: string): boolean {
   for (const [at, code] of SEPARATORS) if (text.charCodeAt(at) !== code) return false
   return true
-}
-
-function daysIn(year: number, month: number): number {
-  return month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : DAYS[month - 1]
 }
 
 // The number the `length` digits at `from` spell, or -1 when one is not a digit.
