@@ -24,6 +24,7 @@ const base = 'id: x\ntitle: A case.\ncovers: [KEY-01]\n'
 describe('loading scenario files', () => {
   it.each([
     ['an unknown top-level key, with a hint', `${base}step:\n  - request: { path: /v1/me }\n`, /^f:4:1 step: unknown key `step` \(hint: did you mean `steps`\?\)/],
+    ['a key of another level, never hinted as itself', `${base}name: x\nsteps:\n  - request: { path: /v1/me }\n`, /^f:4:1 name: unknown key `name` \(hint: `name` is a key at another level of a scenario, not here; see docs\/scenarios\.md\)$/],
     ['an unknown step key, at its line', `${base}steps:\n  - request: { path: /v1/me }\n    expext: { status: 200 }\n`, /^f:6:5 steps\[0\]\.expext: unknown key `expext` \(hint: did you mean `expect`\?\)/],
     ['an unknown request key', `${base}steps:\n  - request: { path: /v1/me, methd: GET }\n`, /^f:5:30 steps\[0\]\.request\.methd: unknown key/],
     ['a wrong type', `${base}steps:\n  - request: { path: /v1/me }\n    expect: { status: ok }\n`, /^f:6:\d+ steps\[0\]\.expect\.status: /],

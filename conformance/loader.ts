@@ -119,6 +119,9 @@ function format(file: string, p: YamlProblem): string {
 function hint(problem: YamlProblem): string {
   const unknown = /^unknown keys? `([^`]+)`/.exec(problem.message)
   if (!unknown) return ''
-  const best = closest(unknown[1], vocabulary())
+  const known = vocabulary()
+  // A key the scenario takes at another level (`name` at the top) is not a typo: "did you mean `name`?" would mislead.
+  if (known.includes(unknown[1])) return ` (hint: \`${unknown[1]}\` is a key at another level of a scenario, not here; see docs/scenarios.md)`
+  const best = closest(unknown[1], known)
   return best ? ` (hint: did you mean \`${best}\`?)` : ' (hint: see docs/scenarios.md for the keys a scenario takes)'
 }
