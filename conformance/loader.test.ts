@@ -25,6 +25,7 @@ describe('loading scenario files', () => {
   it.each([
     ['an unknown top-level key, with a hint', `${base}step:\n  - request: { path: /v1/me }\n`, /^f:4:1 step: unknown key `step` \(hint: did you mean `steps`\?\)/],
     ['a key of another level, never hinted as itself', `${base}name: x\nsteps:\n  - request: { path: /v1/me }\n`, /^f:4:1 name: unknown key `name` \(hint: `name` is a key at another level of a scenario, not here; see docs\/scenarios\.md\)$/],
+    ['a required key left out, said as such', 'id: x\ncovers: [KEY-01]\nsteps:\n  - request: { path: /v1/me }\n', /^f:1:1 title: required key missing \(string expected\)$/],
     ['an unknown step key, at its line', `${base}steps:\n  - request: { path: /v1/me }\n    expext: { status: 200 }\n`, /^f:6:5 steps\[0\]\.expext: unknown key `expext` \(hint: did you mean `expect`\?\)/],
     ['an unknown request key', `${base}steps:\n  - request: { path: /v1/me, methd: GET }\n`, /^f:5:30 steps\[0\]\.request\.methd: unknown key/],
     ['a wrong type', `${base}steps:\n  - request: { path: /v1/me }\n    expect: { status: ok }\n`, /^f:6:\d+ steps\[0\]\.expect\.status: /],

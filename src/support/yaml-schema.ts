@@ -42,7 +42,9 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
     const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined
     const offset = offsetOf(doc, path, unknownKey)
     const pos = lineCounter.linePos(offset)
-    return { line: pos.line, column: pos.col, path: formatPath(path, unknownKey), message: describe(issue) }
+    // A required key that is not there at all: say so, not zod's "expected string, received undefined".
+    const missing = issue.code === 'invalid_type' && path.length > 0 && !doc.hasIn(path)
+    return { line: pos.line, column: pos.col, path: formatPath(path, unknownKey), message: missing ? `required key missing (${issue.expected} expected)` : describe(issue) }
   }))
 }
 
