@@ -10,7 +10,7 @@ type Entry = { at: string }
 export function timesOf(history: readonly Entry[]): readonly number[] {
   let times = lists.get(history)
   if (times === undefined || times.length !== history.length) {
-    times = history.map(instantOf)
+    times = history.map((entry) => parseInstant(entry.at))
     lists.set(history, times)
   }
   return times
@@ -31,14 +31,9 @@ export function appendEntry<T extends Entry>(history: readonly T[], entry: T, ke
     times.push(before[i])
   }
   next.push(entry)
-  times.push(instantOf(entry))
+  times.push(parseInstant(entry.at))
   lists.set(next, times)
   return next
-}
-
-/** One entry's instant: `Date.parse(entry.at)`. */
-export function instantOf(entry: Entry): number {
-  return parseInstant(entry.at)
 }
 
 const lists = new WeakMap<readonly Entry[], number[]>()

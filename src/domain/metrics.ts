@@ -94,10 +94,8 @@ function computeDay(campaign: Campaign, date: string, start: number, now: number
   const { fullClicks, ctr, cpc, cvr } = dayRates(campaign, date, start)
   const clicks = Math.floor(fullClicks * active)
   const impressions = clicks === 0 && active === 0 ? 0 : Math.round((fullClicks * active) / ctr)
-  const cost = round(clicks * cpc, 2)
-  const conversions = Math.round(clicks * cvr)
-  // Spelled out: `{ date, ...derive(…) }` takes V8's slow object path (see `derive`).
-  const day: DayMetrics = { date, impressions, clicks, conversions, cost, ctr: ctrOf(impressions, clicks), cpc: perUnit(cost, clicks), cpa: perUnit(cost, conversions) }
+  // Not `{ date, ...derive(…) }`: that literal takes V8's slow object path (`withTotals`).
+  const day: DayMetrics = withTotals({ date }, derive({ impressions, clicks, conversions: Math.round(clicks * cvr), cost: round(clicks * cpc, 2) }))
   lastDay = { campaign, date, now, day }
   return day
 }
@@ -262,18 +260,10 @@ function derive(m: { impressions: number; clicks: number; conversions: number; c
     clicks: m.clicks,
     conversions: m.conversions,
     cost: m.cost,
-    ctr: ctrOf(m.impressions, m.clicks),
-    cpc: perUnit(m.cost, m.clicks),
-    cpa: perUnit(m.cost, m.conversions),
+    ctr: m.impressions ? round(m.clicks / m.impressions, 4) : 0,
+    cpc: m.clicks ? round(m.cost / m.clicks, 2) : 0,
+    cpa: m.conversions ? round(m.cost / m.conversions, 2) : 0,
   }
-}
-
-function ctrOf(impressions: number, clicks: number): number {
-  return impressions ? round(clicks / impressions, 4) : 0
-}
-
-function perUnit(cost: number, units: number): number {
-  return units ? round(cost / units, 2) : 0
 }
 
 /** Milliseconds the campaign spent ENABLED in `[from, to)`, from its status history (REST-01). */
