@@ -106,10 +106,36 @@ describe('request journal byte budget', () => {
 })
 
 describe('Journal', () => {
-  const exchange = (body: string) => exchangeEntry({
+  const exchange = (body: string, responseText = '') => exchangeEntry({
     host: 'api', started: performance.now(), sandboxMs: 0, path: '/v1/me', query: {}, status: 200,
     req: { method: 'POST', headers: { authorization: `Bearer ${KEYS.owner}` } }, res: { getHeader: () => undefined },
-    requestBody: body, responseText: '', fault: null,
+    requestBody: body, responseText, fault: null,
+  })
+
+  it('reads back every kept body, repeated, changing or non-ASCII, after thousands of exchanges were evicted', () => {
+    const journal = new Journal({ limit: 300 })
+    const list = JSON.stringify({ campaigns: Array.from({ length: 40 }, (_, i) => ({ id: `cmp_${i}`, name: 'Été – 🚀' })) })
+    const sent: Array<[string, string]> = []
+    for (let i = 0; i < 5_000; i++) {
+      // Runs of equal bodies (a list answered again unchanged) between bodies that change at every call.
+      const request = i % 7 < 3 ? '{"script_name":"list_campaigns"}' : `{"n":${i}}`
+      const response = i % 5 < 2 ? list : JSON.stringify({ n: i, padding: 'p'.repeat(i % 3_000) })
+      journal.record(exchange(request, response))
+      sent.push([request, response])
+    }
+    const { entries } = journal.query({ limit: 1_000 })
+    expect(entries.map((e) => [JSON.stringify(e.request.body), JSON.stringify(e.response.body)])).toEqual(sent.slice(-300))
+  })
+
+  it('holds the bodies of the kept exchanges only: its arena stays a few chunks however many exchanges passed', () => {
+    const journal = new Journal({ limit: 100 })
+    for (let i = 0; i < 20_000; i++) journal.record(exchange(`{"n":${i}}`, JSON.stringify({ n: i, padding: 'q'.repeat(6_000) })))
+    // 100 answers of ≈ 6 KB: one chunk in use, the one being filled and two spares at most.
+    expect(journal.arenaBytes).toBeLessThanOrEqual(4 * 2 ** 20)
+    journal.clear()
+    expect(journal.arenaBytes).toBe(0)
+    journal.record(exchange('{"after":"clear"}', '{"ok":true}'))
+    expect(journal.query().entries.map((e) => [e.request.body, e.response.body])).toEqual([[{ after: 'clear' }, { ok: true }]])
   })
 
   it('keeps the newest entry even when it alone is over the byte budget, and counts nothing once cleared', () => {

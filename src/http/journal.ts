@@ -9,6 +9,7 @@ import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-r
 import { iso } from '../domain/durations.js'
 import type { JournalEntry, JournalQuery, Truncation } from '../support/wire.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP, LastKept, shownBody } from './journal-body.js'
+import { JournalArena } from './journal-arena.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -23,17 +24,25 @@ export type { JournalEntry, JournalQuery }
  * An entry as kept in the ring: flat, times as numbers, bodies as redacted text; expanded when
  * read. Under load thousands of entries are young at each minor GC, and its cost is what survives,
  * so an entry is one small object whose header and query records are shared with the previous
- * entry when equal (a client's headers rarely change).
+ * entry when equal (a client's headers rarely change). Once recorded, a body the previous entry
+ * did not have too lives in the journal's arena (`request_body` null, its text at
+ * `request_at`, `request_bytes` long); an equal one keeps the string they share.
  */
 export interface StoredEntry extends Omit<JournalEntry, 'at' | 'sandbox_time' | 'request' | 'response'> {
   at_ms: number
   sandbox_ms: number
   request_headers: Record<string, string>
-  request_body: string
+  request_body: string | null
+  request_at: number
+  request_bytes: number
   request_truncated: Truncation | null
   response_headers: Record<string, string>
-  response_body: string
+  response_body: string | null
+  response_at: number
+  response_bytes: number
   response_truncated: Truncation | null
+  /** The arena's end when the entry was recorded: no text of it or of a later entry lies before. */
+  arena_from: number
   /** Estimated bytes the entry holds, counted against the ring's byte budget. */
   size: number
 }
@@ -49,6 +58,9 @@ export class Journal {
   readonly #maxBytes: number
   readonly #file: string | null
   readonly #logger: Logger | null
+  readonly #arena = new JournalArena()
+  #lastRequest: string | null = null
+  #lastResponse: string | null = null
   #seq = 0
   #bytes = 0
 
@@ -67,13 +79,44 @@ export class Journal {
       const { host, method, path, status, duration_ms, key_prefix } = entry
       this.#logger.debug({ seq: entry.seq, host, method, path, status, duration_ms, key_prefix }, 'exchange')
     }
-    this.#entries.push(entry)
-    this.#bytes += entry.size
+    if (this.#file) void appendFile(this.#file, JSON.stringify(expand(entry, this.#arena)) + '\n').catch(() => undefined)
+    this.#keepBodies(entry)
+    let kept = entry
+    // At the limit the evicted entry is refilled with the new one's values: the fresh object then dies
+    // young, where a new entry per exchange lived for thousands of them and died in the old space.
+    if (this.#entries.length >= this.#limit) {
+      const evicted = this.#entries.shift() as StoredEntry
+      this.#bytes -= evicted.size
+      kept = Object.assign(evicted, entry)
+    }
+    this.#entries.push(kept)
+    this.#bytes += kept.size
     // shift() is O(1) on V8 arrays; splice(0, n) moves the whole ring (~0.1 ms at 10 000 entries).
     while (this.#entries.length > this.#limit || (this.#bytes > this.#maxBytes && this.#entries.length > 1)) {
       this.#bytes -= (this.#entries.shift() as StoredEntry).size
     }
-    if (this.#file) void appendFile(this.#file, JSON.stringify(expand(entry)) + '\n').catch(() => undefined)
+    this.#arena.release(this.#entries[0].arena_from)
+  }
+
+  // A body equal to the previous entry's (a list answered again unchanged) keeps the one string they
+  // share; any other goes to the arena, so no per-exchange string outlives its exchange on the heap.
+  #keepBodies(entry: StoredEntry): void {
+    const arena = this.#arena
+    entry.arena_from = arena.end
+    const request = entry.request_body as string
+    if (request !== this.#lastRequest) {
+      this.#lastRequest = request
+      entry.request_at = arena.put(request)
+      entry.request_bytes = arena.end - entry.request_at
+      entry.request_body = null
+    }
+    const response = entry.response_body as string
+    if (response !== this.#lastResponse) {
+      this.#lastResponse = response
+      entry.response_at = arena.put(response)
+      entry.response_bytes = arena.end - entry.response_at
+      entry.response_body = null
+    }
   }
 
   query(q: JournalQuery = {}): { entries: JournalEntry[]; last_seq: number } {
@@ -86,12 +129,20 @@ export class Journal {
       (q.status === undefined || e.status === q.status) &&
       (!q.host || e.host === q.host) &&
       (!q.request_id || e.request_id === q.request_id))
-    return { entries: matches.slice(-limit).map(expand), last_seq: this.#seq }
+    return { entries: matches.slice(-limit).map((e) => expand(e, this.#arena)), last_seq: this.#seq }
   }
 
   clear(): void {
     this.#entries.length = 0
     this.#bytes = 0
+    this.#arena.clear()
+    this.#lastRequest = null
+    this.#lastResponse = null
+  }
+
+  /** Bytes of the arena holding the kept bodies (outside the JavaScript heap). */
+  get arenaBytes(): number {
+    return this.#arena.bytes
   }
 
   /** Entries held and the bytes they are estimated to take (what `maxBytes` bounds). */
@@ -188,10 +239,15 @@ export function exchangeEntry(x: Exchange): StoredEntry {
     key_prefix: credential && credential.length > 12 ? credential.slice(0, 12) : null,
     request_headers: requestHeaders.keep(headers.record),
     request_body: request.text,
+    request_at: 0,
+    request_bytes: 0,
     request_truncated: request.truncated,
     response_headers: responseHeaders.keep(pickHeaders(x.res)),
     response_body: response.text,
+    response_at: 0,
+    response_bytes: 0,
     response_truncated: response.truncated,
+    arena_from: 0,
     fault: x.fault,
     request_id: x.requestId ?? null,
     size: ENTRY_OVERHEAD + path.length + query.chars + headers.chars + request.text.length + response.text.length,
@@ -213,12 +269,12 @@ function rawBody(req: Request): Buffer | string {
   return (req as Request & { rawBody?: Buffer }).rawBody ?? ''
 }
 
-function expand(e: StoredEntry): JournalEntry {
+function expand(e: StoredEntry, arena: JournalArena): JournalEntry {
   return {
     seq: e.seq, at: new Date(e.at_ms).toISOString(), sandbox_time: iso(e.sandbox_ms), host: e.host, method: e.method, path: e.path,
     query: structuredClone(e.query), status: e.status, duration_ms: e.duration_ms, key_prefix: e.key_prefix,
-    request: side(e.request_headers, e.request_body, e.request_truncated),
-    response: side(e.response_headers, e.response_body, e.response_truncated),
+    request: side(e.request_headers, e.request_body ?? arena.text(e.request_at, e.request_bytes), e.request_truncated),
+    response: side(e.response_headers, e.response_body ?? arena.text(e.response_at, e.response_bytes), e.response_truncated),
     fault: e.fault,
     request_id: e.request_id,
   }

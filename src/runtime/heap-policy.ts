@@ -13,13 +13,30 @@ import { setFlagsFromString } from 'node:v8'
 export const HEAP_GROWING_PERCENT = 50
 
 /**
- * Applies the sandbox's heap policy to this process (`serve` calls it at start-up; V8 reads the
- * flag at every full GC, so setting it at run time takes effect). A `--heap-growing-percent` given
- * to node itself wins. Returns the percent in force, or null when node's own flag is left alone.
+ * The V8 settings `serve` applies, each with why. Allocation-site pretenuring is off: V8 saw the
+ * objects of a request's history rows, windows and journal entries survive a scavenge or two and
+ * began allocating them straight in the old space, where they died by the thousand a second; the
+ * old space grew ≈ 600 KB per scavenge under `list_campaigns` while scavenges promoted ≈ 150 KB,
+ * and full GCs came 1.4× as often (bench/README.md, findings). A steady server has few objects
+ * that pretenuring would rightly place.
  */
-export function applyHeapPolicy(options: { execArgv?: readonly string[]; setFlags?: (flags: string) => void } = {}): number | null {
+export const HEAP_FLAGS: ReadonlyArray<{ name: string; flag: string }> = [
+  { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
+  { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
+]
+
+/**
+ * Applies the sandbox's heap policy to this process (`serve` calls it at start-up, before the
+ * state is loaded; V8 reads both flags as it goes, so setting them at run time takes effect). A
+ * flag given to node itself (either spelling, with or without `no-`) wins. Returns the flags set.
+ */
+export function applyHeapPolicy(options: { execArgv?: readonly string[]; setFlags?: (flags: string) => void } = {}): string[] {
   const { execArgv = process.execArgv, setFlags = setFlagsFromString } = options
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg))) return null
-  setFlags(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
-  return HEAP_GROWING_PERCENT
+  const given = (name: string) => {
+    const pattern = new RegExp(`^--(no-)?${name.replace(/-/g, '[-_]')}(=|$)`)
+    return execArgv.some((arg) => pattern.test(arg))
+  }
+  const set = HEAP_FLAGS.filter(({ name }) => !given(name)).map(({ flag }) => flag)
+  for (const flag of set) setFlags(flag)
+  return set
 }
