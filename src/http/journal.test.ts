@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP } from './journal-body.js'
-import { Journal, exchangeEntry } from './journal.js'
+import { Journal } from './journal.js'
+import { exchangeEntry } from './journal-entry.js'
 
 let sb: TestSandbox
 beforeEach(async () => {
