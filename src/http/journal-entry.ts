@@ -34,6 +34,8 @@ export interface StoredEntry extends Omit<JournalEntry, 'at' | 'sandbox_time' | 
   response_truncated: Truncation | null
   /** The arena's end when the entry was recorded: no text of it or of a later entry lies before. */
   arena_from: number
+  /** Always present (null when none): a full ring refills its oldest entry with `Object.assign`, which would keep a key the new entry lacks. */
+  request_id: string | null
   /** Estimated bytes the entry holds, counted against the ring's byte budget. */
   size: number
 }

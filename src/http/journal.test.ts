@@ -128,6 +128,23 @@ describe('Journal', () => {
     expect(entries.map((e) => [JSON.stringify(e.request.body), JSON.stringify(e.response.body)])).toEqual(sent.slice(-300))
   })
 
+  it('refills its oldest entry at the limit without leaving any of its values in the new one', () => {
+    const journal = new Journal({ limit: 3 })
+    for (let i = 0; i < 10; i++) {
+      journal.record(exchangeEntry({
+        host: i % 2 ? 'base' : 'api', started: performance.now(), sandboxMs: i, path: `/v1/p${i}`, query: i % 3 ? { i: String(i) } : {}, status: 200 + i,
+        req: { method: 'GET', headers: i % 2 ? { authorization: `Bearer ${KEYS.owner}` } : {} }, res: { getHeader: () => undefined },
+        requestBody: '', responseText: `{"i":${i}}`, fault: i % 4 ? null : 'drop', requestId: i % 2 ? `req_${i}` : null,
+      }))
+    }
+    const kept = journal.query().entries.map((e) => [e.path, e.host, e.status, e.request_id, e.fault, e.key_prefix, e.query, e.response.body])
+    expect(kept).toEqual([
+      ['/v1/p7', 'base', 207, 'req_7', null, 'svc_test_own', { i: '7' }, { i: 7 }],
+      ['/v1/p8', 'api', 208, null, 'drop', null, { i: '8' }, { i: 8 }],
+      ['/v1/p9', 'base', 209, 'req_9', null, 'svc_test_own', {}, { i: 9 }],
+    ])
+  })
+
   it('holds the bodies of the kept exchanges only: its arena stays a few chunks however many exchanges passed', () => {
     const journal = new Journal({ limit: 100 })
     for (let i = 0; i < 20_000; i++) journal.record(exchange(`{"n":${i}}`, JSON.stringify({ n: i, padding: 'q'.repeat(6_000) })))
