@@ -20,7 +20,7 @@ export const HEAP_GROWING_PERCENT = 50
  * and full GCs came 1.4× as often (bench/README.md, findings). A steady server has few objects
  * that pretenuring would rightly place.
  */
-export const HEAP_FLAGS: ReadonlyArray<{ name: string; flag: string }> = [
+const HEAP_FLAGS: ReadonlyArray<{ name: string; flag: string }> = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
 ]
