@@ -23,9 +23,10 @@ interface CheckpointHead {
  * in place (no copy: fresh memory costs page faults) and replays only the log lines after `size`,
  * so resume time does not grow with the history. It names the log generation it indexes; a
  * mismatch means a full replay. Written straight from the arrays (temp file, fsync under `fsync`
- * durability, rename), so a checkpoint allocates nothing the size of the history.
+ * durability, rename), so a checkpoint allocates nothing the size of the history. Returns the
+ * bytes written.
  */
-export function writeCheckpoint(input: { path: string; gen: string; size: number; docBytes: number; tables: LogTables; durability: Durability }): void {
+export function writeCheckpoint(input: { path: string; gen: string; size: number; docBytes: number; tables: LogTables; durability: Durability }): number {
   const head: CheckpointHead = { v: 2, gen: input.gen, size: input.size, docBytes: input.docBytes, tables: {} }
   const arrays: ArrayBufferView[] = []
   for (const [name, table] of Object.entries(input.tables)) {
@@ -39,18 +40,23 @@ export function writeCheckpoint(input: { path: string; gen: string; size: number
   json.copy(start, 4)
   const tmp = `${input.path}.tmp`
   const fd = openSync(tmp, 'w')
+  let bytes = 0
   try {
-    for (const part of [start, ...arrays]) writeAll(fd, Buffer.from(part.buffer, part.byteOffset, part.byteLength))
+    for (const part of [start, ...arrays]) {
+      writeAll(fd, Buffer.from(part.buffer, part.byteOffset, part.byteLength))
+      bytes += part.byteLength
+    }
     if (input.durability === 'fsync') fsyncSync(fd)
   } finally {
     closeSync(fd)
   }
   renameSync(tmp, input.path)
   if (input.durability === 'fsync') syncDirectory(dirname(input.path))
+  return bytes
 }
 
-/** Loads a checkpoint into `tables` if it matches the log at `logPath`; returns what it covers, or null. */
-export function readCheckpoint(path: string, logPath: string, tables: LogTables): { gen: string; size: number; docBytes: number } | null {
+/** Loads a checkpoint into `tables` if it matches the log at `logPath`; returns what it covers and its own size in bytes, or null. */
+export function readCheckpoint(path: string, logPath: string, tables: LogTables): { gen: string; size: number; docBytes: number; bytes: number } | null {
   if (!existsSync(path) || !existsSync(logPath)) return null
   let head: CheckpointHead
   let data: Buffer
@@ -90,7 +96,7 @@ export function readCheckpoint(path: string, logPath: string, tables: LogTables)
   } catch {
     return null
   }
-  return { gen: head.gen, size: head.size, docBytes: head.docBytes ?? 0 }
+  return { gen: head.gen, size: head.size, docBytes: head.docBytes ?? 0, bytes: data.length }
 }
 
 /** The generation named by the log's header line, or null (no header: a version-1 log). */

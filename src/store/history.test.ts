@@ -1,4 +1,5 @@
-import { readdir, rm, stat } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile, readdir, rm, stat } from 'node:fs/promises'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { AuditEntry, LedgerEntry } from '../domain/model.js'
 import type { FileStore } from './lowdb-store.js'
@@ -113,7 +114,40 @@ describe('history tables on disk', () => {
   })
 })
 
+/** The log bytes a checkpoint file covers (its head's `size`). */
+async function coveredBy(path: string): Promise<number> {
+  const data = await readFile(path)
+  return (JSON.parse(data.toString('utf8', 4, 4 + data.readUInt32LE(0))) as { size: number }).size
+}
+
 describe('checkpoints', () => {
+  it('come twice the size of the last one apart once that exceeds the set interval, so they never write more than half what the log does', async () => {
+    const store = await openAt(file, { compaction: { checkpointBytes: 1024 } })
+    const log = store.history!
+    const ckpt = `${file}.log.ckpt`
+    let i = 0
+    while (!existsSync(ckpt)) await write(store, i, (i += 10))
+    const first = await coveredBy(ckpt)
+    const interval = 2 * (await stat(ckpt)).size
+    // One 64k-entry chunk per table alone weighs ≈ 0.8 MB: far past the 1 KiB asked.
+    expect(interval).toBeGreaterThan(1024 * 1024)
+    expect(log.checkpointInterval).toBe(interval)
+    // Flushes that stay within the interval leave the checkpoint where it was …
+    while (log.size + 20_000 < first + interval) await write(store, i, (i += 20))
+    expect(await coveredBy(ckpt)).toBe(first)
+    // … and the first flush past it writes the next one.
+    while (log.size <= first + interval) await write(store, i, (i += 20))
+    expect(await coveredBy(ckpt)).toBe(log.size)
+  })
+
+  it('keep the set interval while twice their size is less', async () => {
+    const store = await openAt(file, { compaction: { checkpointBytes: 64 << 20 } })
+    await write(store, 0, 10)
+    store.history!.checkpoint()
+    expect(store.history!.checkpointInterval).toBe(64 << 20)
+  })
+
+
   it('never describe rows the log does not hold yet, so a crash before their flush counts nothing twice', async () => {
     const store = await openAt(file)
     await write(store, 0, 30)

@@ -20,13 +20,26 @@ export interface CompactionOptions {
   minDeadBytes?: number
   /** … and this share of the log (default 0.5). */
   deadRatio?: number
-  /** Write an index checkpoint after this many bytes appended since the last (default 32 MiB): the most a resume after a crash replays. */
+  /**
+   * Write an index checkpoint after this many bytes appended since the last (default 32 MiB), or
+   * after `CHECKPOINT_RATIO` times the last checkpoint's size once that is more: the most a resume
+   * after a crash replays.
+   */
   checkpointBytes?: number
   /** Rows copied per event-loop turn while compacting (default 2000). */
   batchRows?: number
   /** Called at each step of a compaction; a throw abandons it there, leaving the files as a crash would. */
   onStep?: (step: CompactionStep) => void
 }
+
+/**
+ * A checkpoint rewrites the whole index (≈ 30 bytes per history row), so at a fixed interval its
+ * cost per write grew with the history: at 1.5 M rows each 32 MiB of appends paid a 45 MB
+ * checkpoint, 30–100 ms of blocked event loop on this machine's disk (bench/README.md, findings).
+ * Waiting for twice the last checkpoint's size keeps what checkpoints write at most half of what
+ * the log did, whatever the history's length, for a longer tail to replay after a crash.
+ */
+export const CHECKPOINT_RATIO = 2
 
 type Batch = readonly [string, LogTables[string], DirtyRow<{ id: string }>[]]
 
@@ -56,6 +69,8 @@ export class StateLogFile {
   docBytes = 0
   #torn: number | null = null
   #checkpointedAt = 0
+  /** Bytes of the last checkpoint written or loaded (`CHECKPOINT_RATIO`). */
+  #checkpointSize = 0
   #checkpointDue = false
   #running: Promise<void> | null = null
   #abandoned = false
@@ -96,6 +111,7 @@ export class StateLogFile {
     this.size = replayed.size
     this.gen = checkpoint?.gen ?? replayed.gen
     this.#checkpointedAt = checkpoint ? from : 0
+    this.#checkpointSize = checkpoint?.bytes ?? 0
   }
 
   /** Called once the store has loaded everything `open` replayed (a compaction saves the document). */
@@ -166,7 +182,12 @@ export class StateLogFile {
       void this.compact().catch(() => undefined)
       return
     }
-    if (this.#checkpointDue || this.size - this.#checkpointedAt > (this.options.checkpointBytes ?? 32 << 20)) this.checkpoint()
+    if (this.#checkpointDue || this.size - this.#checkpointedAt > this.checkpointInterval) this.checkpoint()
+  }
+
+  /** Bytes appended after a checkpoint before the next one is written (`CHECKPOINT_RATIO`). */
+  get checkpointInterval(): number {
+    return Math.max(this.options.checkpointBytes ?? 32 << 20, CHECKPOINT_RATIO * this.#checkpointSize)
   }
 
   /** Compacts now (or joins the running compaction). Rejects if a step failed; the old log then stays in use. */
@@ -207,7 +228,7 @@ export class StateLogFile {
     this.#checkpointDue = false
     // The checkpoint lets the next open skip every line before `size`: their doc lines must be in the document.
     this.document?.save()
-    writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, docBytes: this.docBytes, tables: this.tables, durability: this.durability })
+    this.#checkpointSize = writeCheckpoint({ path: this.checkpointPath, gen: this.gen, size: this.size, docBytes: this.docBytes, tables: this.tables, durability: this.durability })
     this.#checkpointedAt = this.size
   }
 
