@@ -147,7 +147,6 @@ describe('checkpoints', () => {
     expect(store.history!.checkpointInterval).toBe(64 << 20)
   })
 
-
   it('never describe rows the log does not hold yet, so a crash before their flush counts nothing twice', async () => {
     const store = await openAt(file)
     await write(store, 0, 30)

@@ -34,12 +34,12 @@ export interface CompactionOptions {
 
 /**
  * A checkpoint rewrites the whole index (≈ 30 bytes per history row), so at a fixed interval its
- * cost per write grew with the history: at 1.5 M rows each 32 MiB of appends paid a 45 MB
- * checkpoint, 30–100 ms of blocked event loop on this machine's disk (bench/README.md, findings).
+ * cost per write grew with the history: at a 1 GB log each 32 MiB of appends paid a 33–39 MB
+ * checkpoint, 30–110 ms of blocked event loop on this machine's disk (bench/README.md, findings).
  * Waiting for twice the last checkpoint's size keeps what checkpoints write at most half of what
  * the log did, whatever the history's length, for a longer tail to replay after a crash.
  */
-export const CHECKPOINT_RATIO = 2
+const CHECKPOINT_RATIO = 2
 
 type Batch = readonly [string, LogTables[string], DirtyRow<{ id: string }>[]]
 
