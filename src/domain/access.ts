@@ -6,6 +6,7 @@ import { SandboxError } from './errors.js'
 import { iso } from './durations.js'
 import { requireScope } from './scopes.js'
 import { extend } from '../support/objects.js'
+import { parseInstant } from './history-times.js'
 
 /** An authenticated key and its user; the workspace is not resolved yet. */
 export interface Caller {
@@ -30,21 +31,28 @@ export function keyPrefix(value: string): string {
   return value.slice(0, 12)
 }
 
+/** How `authenticate` reads a credential beyond its value. */
+export interface AuthenticateOptions {
+  /** Why no value was read (e.g. a key in a header this surface does not accept). */
+  missing?: string
+  /** `hashKey(value)` when the caller already has it (a connection that sends the same key again). */
+  digest?: string
+}
+
 /**
  * Turns a credential value into a caller, or 401 `AUTHENTICATION_REQUIRED` when it is missing,
- * unknown, revoked (KEY-08) or expired (KEY-09) (AUTH-03). `missing` says why no value was read
- * (e.g. a key in a header this surface does not accept).
+ * unknown, revoked (KEY-08) or expired (KEY-09) (AUTH-03).
  */
-export function authenticate(deps: Deps, value: string | null, missing = 'no API key was sent'): Caller {
-  if (!value) throw unauthenticated(missing)
-  const key = deps.store.keys.findBy('hash', hashKey(value))
+export function authenticate(deps: Deps, value: string | null, options: AuthenticateOptions = {}): Caller {
+  if (!value) throw unauthenticated(options.missing ?? 'no API key was sent')
+  const key = deps.store.keys.findBy('hash', options.digest ?? hashKey(value))
   // A live key (`svc_` without `test_`) can never work here: say so rather than "not valid" (issue 18).
   if (!key && value.startsWith('svc_') && !value.startsWith('svc_test_')) throw unauthenticated('this looks like a live key (svc_ without test_); only svc_test_ keys work against the sandbox')
   if (!key) throw unauthenticated('the API key is not valid')
   // Key expiry reads the clock of the workspace the key acts in (issue 19): pinned, else its user's one workspace.
   const now = nowIn(deps, keyWorkspaceId(deps, key))
   if (key.revoked_at) throw unauthenticated('the API key has been revoked')
-  if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthenticated(`the API key expired at ${key.expires_at}`)
+  if (key.expires_at && parseInstant(key.expires_at) <= now) throw unauthenticated(`the API key expired at ${key.expires_at}`)
   const user = deps.store.users.get(key.user_id)
   if (!user) throw unauthenticated('the API key belongs to no user')
   return { key, user }

@@ -3,6 +3,7 @@ import { nowIn } from './workspace-time.js'
 import type { AuditEntry, AuditStatus } from './model.js'
 import { notFound } from './errors.js'
 import { redactValue } from '../support/redact.js'
+import { parseInstant } from './history-times.js'
 
 /**
  * History rows one page reads at most (sandbox decision): a narrow filter over a long history
@@ -70,7 +71,7 @@ export function redactAudit(entry: AuditEntry): AuditEntry {
  */
 export function refreshExpiry(deps: Deps, entry: AuditEntry): AuditEntry {
   if (entry.status !== 'pending_review' || !entry.expires_at) return entry
-  if (nowIn(deps, entry.workspace_id) < Date.parse(entry.expires_at)) return entry
+  if (nowIn(deps, entry.workspace_id) < parseInstant(entry.expires_at)) return entry
   return deps.store.audit.update(entry.id, { status: 'expired' })
 }
 
@@ -113,7 +114,7 @@ function matcher(filter: AuditFilter): (e: AuditEntry) => boolean {
     (filter.script === undefined || e.script === filter.script) &&
     (filter.key_id === undefined || e.key_id === filter.key_id) &&
     (filter.key_prefix === undefined || e.key_prefix.startsWith(filter.key_prefix)) &&
-    (since === null || Date.parse(e.at) >= since)
+    (since === null || parseInstant(e.at) >= since)
 }
 
 /** The counted field every match shares (an early stop, and the exact total without row filters). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { SandboxError } from './errors.js'
 import { iso, parseDuration } from './durations.js'
 
@@ -25,6 +26,13 @@ describe('iso', () => {
   it('formats every instant of a sequence as Date does, repeated and alternating instants too', () => {
     const instants = [0, 0, 1_764_230_400_123, 1_764_230_400_123, 1, 0, -86_400_000, 8.64e15, 1]
     expect(instants.map(iso)).toEqual(instants.map((ms) => new Date(ms).toISOString()))
+  })
+
+  it('formats any sequence drawn from a few instants as Date does (the two kept instants never answer for a third)', () => {
+    const pool = [0, 1, 1_764_230_400_000, 1_764_230_400_000 + 72 * 3_600_000, -1]
+    fc.assert(fc.property(fc.array(fc.constantFrom(...pool), { maxLength: 40 }), (instants) => {
+      expect(instants.map(iso)).toEqual(instants.map((ms) => new Date(ms).toISOString()))
+    }))
   })
 
   it('refuses an instant Date cannot write, every time', () => {

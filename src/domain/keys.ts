@@ -7,6 +7,7 @@ import { SandboxError, invalidRequest, notFound } from './errors.js'
 import { iso } from './durations.js'
 import { isKnownScope } from './scopes.js'
 import { DAY_MS } from './metrics.js'
+import { parseInstant } from './history-times.js'
 
 export const MAX_KEY_DAYS = 365
 
@@ -100,7 +101,7 @@ export function revokeKey(deps: Deps, actor: Actor, keyId: string): PublicKey & 
 
 /** Neither revoked nor expired: a key that can still authenticate (KEY-08, KEY-09). */
 export function isLive(key: KeyRecord, now: number): boolean {
-  return !key.revoked_at && (!key.expires_at || Date.parse(key.expires_at) > now)
+  return !key.revoked_at && (!key.expires_at || parseInstant(key.expires_at) > now)
 }
 
 function actsIn(deps: Deps, key: KeyRecord, workspaceId: string): boolean {

@@ -1,6 +1,6 @@
 import type { Campaign } from './model.js'
 import { dayRates, round } from './day-rates.js'
-import { timesOf } from './history-times.js'
+import { parseInstant, timesOf } from './history-times.js'
 import { endedInputs, sameEndedInputs } from './ended-inputs.js'
 
 export const DAY_MS = 86_400_000
@@ -164,7 +164,7 @@ const LAST_PAST_MAX = 10_000
 const lastPast = new Map<string, PastPart[]>()
 
 function daysBetween(campaign: Campaign, from: number, to: number, now: number): DayMetrics[] {
-  const created = Date.parse(campaign.created_at)
+  const created = parseInstant(campaign.created_at)
   const rows: DayMetrics[] = []
   for (let day = from; day <= to; day += DAY_MS) {
     if (day + DAY_MS <= created) continue

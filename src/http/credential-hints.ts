@@ -1,5 +1,5 @@
 import type { Caller } from '../domain/access.js'
-import { authenticate } from '../domain/access.js'
+import { authenticate, hashKey } from '../domain/access.js'
 import type { Deps } from '../domain/ports.js'
 import type { Surface, WithHeaders } from './credentials.js'
 import { SURFACE_HEADERS, readCredential } from './credentials.js'
@@ -11,7 +11,24 @@ import { SURFACE_HEADERS, readCredential } from './credentials.js'
  */
 export function authenticateRequest(deps: Deps, req: WithHeaders, surface: Surface): Caller {
   const value = readCredential(req, surface)
-  return authenticate(deps, value, value ? undefined : missingCredential(req, surface))
+  if (!value) return authenticate(deps, value, { missing: missingCredential(req, surface) })
+  return authenticate(deps, value, { digest: digestOn(req.socket, value) })
+}
+
+/**
+ * The last credential each connection sent, with its SHA-256: a keep-alive client sends the same
+ * key on every request, and hashing it each time was ≈ 2 % of the agent session's CPU
+ * (bench/README.md). Kept in memory only, as long as the connection lives; the value is compared
+ * whole before its digest is reused, so another key on the same connection is hashed afresh.
+ */
+const lastOnConnection = new WeakMap<object, { value: string; digest: string }>()
+
+function digestOn(connection: object | null | undefined, value: string): string {
+  const kept = connection ? lastOnConnection.get(connection) : undefined
+  if (kept?.value === value) return kept.digest
+  const digest = hashKey(value)
+  if (connection) lastOnConnection.set(connection, { value, digest })
+  return digest
 }
 
 /** Why no credential was read from `req` on `surface`, in words that say what to send instead. */

@@ -3,9 +3,10 @@ import { SandboxError } from '../domain/errors.js'
 
 /**
  * What credential reading needs of a request: express's or a bare `node:http` one. `rawHeaders`
- * keeps every header line (Node keeps only the first `Authorization` and joins the others).
+ * keeps every header line (Node keeps only the first `Authorization` and joins the others);
+ * `socket` is the connection it came on.
  */
-export type WithHeaders = { headers: IncomingHttpHeaders; rawHeaders?: string[] }
+export type WithHeaders = { headers: IncomingHttpHeaders; rawHeaders?: string[]; socket?: object | null }
 
 /**
  * Which credential headers each surface accepts (AUTH-01, AUTH-02). A header a surface does not
