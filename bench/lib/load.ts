@@ -1,5 +1,6 @@
 import autocannon from 'autocannon'
 import { cpuTimeMs } from './processes.js'
+import { openWindow } from './machine-share.js'
 
 /** One HTTP request shape to fire under load. */
 export interface Target {
@@ -26,6 +27,8 @@ export interface LoadFigures {
   bytes_per_request: number
   /** Server CPU time (user + system) per answered request, ms: robust to other load on the machine. */
   cpu_ms_per_request: number | null
+  /** Cores other processes on the machine used during the run (`openWindow`); null off Linux. */
+  others_cores: number | null
 }
 
 /**
@@ -40,10 +43,12 @@ export async function fire(target: Target, options: { connections: number; secon
     ? [{ method, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(n++) }) }]
     : undefined
   const cpuBefore = target.pid ? cpuTimeMs(target.pid) : null
+  const window = openWindow(target.pid)
   const result = await autocannon({
     url, method, headers: sendHeaders, body: typeof body === 'string' ? body : undefined, requests,
     connections: options.connections, duration: options.seconds, timeout: 10,
   })
+  const others = window.end()
   const cpuAfter = target.pid ? cpuTimeMs(target.pid) : null
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const good = statuses[String(status)] ?? 0
@@ -59,6 +64,7 @@ export async function fire(target: Target, options: { connections: number; secon
     statuses,
     bytes_per_request: answered ? Math.round(result.throughput.total / answered) : 0,
     cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : null,
+    others_cores: others,
   }
 }
 

@@ -8,7 +8,7 @@ import type { HeldHistoryRow } from '../sections/held-history.js'
 import type { AgentSessionRow } from '../sections/agent-session.js'
 import type { BenchOptions } from './options.js'
 import type { Spread } from './stats.js'
-import { ratio, round } from './stats.js'
+import { median, ratio, round } from './stats.js'
 
 export interface Machine {
   cpu: string
@@ -93,6 +93,32 @@ export function evaluateTargets(r: Results): Target[] {
   return out
 }
 
+/** The share of the machine other processes took during the load rounds, per side and round. */
+export function othersDuring(r: Pick<Results, 'read' | 'write' | 'agent_session'>): number[] {
+  const rounds: Array<{ sandbox: { others_cores?: number | null }; prism: { others_cores?: number | null } }> = [
+    ...[...(r.read ?? []), ...(r.write ?? [])].flatMap((row) => row.runs),
+    ...(r.agent_session?.runs ?? []),
+  ]
+  return rounds.flatMap((round) => [round.sandbox.others_cores, round.prism.others_cores]).filter((n): n is number => typeof n === 'number')
+}
+
+/** Above this many cores taken by other processes (median over the rounds), req/s ratios are flagged as compressed. */
+export const CONTENDED_CORES = 0.25
+
+/**
+ * A line saying how busy the machine was with other work during the load rounds, and a warning
+ * when that was enough to compress the req/s ratios (`machine-share.ts` says why).
+ */
+export function contentionLines(r: Pick<Results, 'read' | 'write' | 'agent_session' | 'machine'>): string[] {
+  const others = othersDuring(r)
+  if (others.length === 0) return []
+  const typical = round(median(others), 2)
+  const most = round(Math.max(...others), 2)
+  const line = `Other processes used ${typical} of the ${r.machine.cores} cores during the load rounds (median of ${others.length} runs; at most ${most}).`
+  if (typical <= CONTENDED_CORES) return [line]
+  return [line, `⚠ Contended machine: the sandbox's side of a round needs its server and the load generator each on a core, Prism's only its server, so req/s ratios come out lower than on a quiet machine; "less CPU per answer" is the figure to compare across runs.`]
+}
+
 // Medians of an even count average two figures: round again so 4.89 never prints as 4.890000000000001.
 const fmt = (n: number | null | undefined, unit = '') => (n === null || n === undefined || Number.isNaN(n) ? '–' : `${round(n, 2)}${unit}`)
 const load = (f: { rps: number; p50: number; p99: number; failures: number; cpu_ms_per_request?: number | null }) =>
@@ -151,6 +177,7 @@ export function renderTable(r: Results): string {
   const head = [
     `Machine: ${mc.cpu}, ${mc.cores} cores, ${mc.memory_gb} GB, Node ${mc.node}, ${mc.os}; load average ${mc.loadavg_start.join(' / ')} at start, ${(mc.loadavg_end ?? []).join(' / ')} at end.`,
     `Settings: ${o.connections} connections, ${o.duration} s runs after ${o.warmup} s warm-up, median of ${o.runs} interleaved rounds (${o.startRuns} cold starts)${o.quick ? ', --quick' : ''}; Prism spec ${r.prism_spec.fallback ? `bench/fallback-openapi.yaml (stand-in: ${r.prism_spec.reason})` : 'conformance/openapi.yaml'}, \`-v warn\`. ${r.generated_at}.`,
+    ...contentionLines(r),
     '',
   ]
   return [...head, ...lines, ...targets, ...(skipped.length ? ['', ...skipped] : [])].join('\n') + '\n'

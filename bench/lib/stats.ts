@@ -18,7 +18,8 @@ export function round(value: number, digits = 1): number {
 
 /** The median of each numeric field over several runs of the same measurement. */
 export function medianOf<T extends object, K extends keyof T & string>(runs: readonly T[], fields: readonly K[]): Record<K, number> {
-  return Object.fromEntries(fields.map((f) => [f, round(median(runs.map((r) => Number(r[f]))), 2)])) as Record<K, number>
+  // A figure not measured (null) is left out, not read as 0.
+  return Object.fromEntries(fields.map((f) => [f, round(median(runs.map((r) => (r[f] === null ? Number.NaN : Number(r[f])))), 2)])) as Record<K, number>
 }
 
 /** How far per-round figures spread: lowest, quartiles and highest (a noisy run shows as a wide spread). */

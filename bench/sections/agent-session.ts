@@ -4,9 +4,10 @@ import type { LoadSettings } from './compare.js'
 import { AUTH } from '../lib/servers.js'
 import { startFloor } from '../lib/floor.js'
 import { cpuTimeMs } from '../lib/processes.js'
+import { openWindow } from '../lib/machine-share.js'
 import type { Spread } from '../lib/stats.js'
 import { medianOf } from '../lib/stats.js'
-import { ratiosOf, roundOf } from './compare.js'
+import { othersNote, ratiosOf, roundOf } from './compare.js'
 
 /** One side of the agent-session row. */
 export interface SessionFigures {
@@ -16,6 +17,8 @@ export interface SessionFigures {
   /** Answers outside 2xx and 409, socket errors and timeouts. */
   failures: number
   cpu_ms_per_request: number
+  /** Cores other processes on the machine used during the run (`openWindow`); null off Linux. */
+  others_cores: number | null
   /** Answers by status over the whole run (both sides should show 200 and 202). */
   statuses: Record<string, number>
 }
@@ -40,7 +43,7 @@ export interface AgentSessionRow {
   floor?: SessionFigures
 }
 
-const FIELDS = ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request'] as const
+const FIELDS = ['rps', 'p50', 'p99', 'failures', 'cpu_ms_per_request', 'others_cores'] as const
 const RUN = '/api/v1/tools/run'
 
 /**
@@ -65,7 +68,7 @@ export async function measureAgentSession(options: { sandbox: Hosts; prism: Host
     for (const name of order) got[name] = await session(sides[name].hosts, campaigns, { agents, seconds: settings.duration, held: sides[name].held, rate })
     const run = roundOf(got.sandbox!, got.prism!)
     runs.push(run)
-    log(`  agent_session round ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms ${run.sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms ${run.prism.cpu_ms_per_request} cpu-ms/req: ${run.ratio}× (load ${run.loadavg})`)
+    log(`  agent_session round ${i + 1}/${settings.runs}: sandbox ${Math.round(run.sandbox.rps)} req/s p99 ${run.sandbox.p99} ms ${run.sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(run.prism.rps)} req/s p99 ${run.prism.p99} ms ${run.prism.cpu_ms_per_request} cpu-ms/req: ${run.ratio}× (load ${run.loadavg}${othersNote(run.sandbox, run.prism)})`)
   }
   const merge = (side: 'sandbox' | 'prism'): SessionFigures => ({
     ...medianOf(runs.map((r) => r[side]), FIELDS),
@@ -128,7 +131,9 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     { method: 'GET' as const, headers: AUTH, setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/api/v1/audit/${encodeURIComponent(agent.audit ?? 'aud_none')}` }) },
   ]
   const cpuBefore = hosts.pid ? cpuTimeMs(hosts.pid) : null
+  const window = openWindow(hosts.pid)
   const result = await autocannon({ url: hosts.baseUrl, connections: options.agents, duration: options.seconds, timeout: 10, requests: requests as never, ...(options.rate ? { overallRate: options.rate } : {}) })
+  const others = window.end()
   const cpuAfter = hosts.pid ? cpuTimeMs(hosts.pid) : null
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
@@ -141,6 +146,7 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     p99: result.latency.p99,
     failures: answered - good + result.errors + result.timeouts + (answered === 0 ? 1 : 0),
     cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : 0,
+    others_cores: others,
     statuses,
   }
 }

@@ -19,6 +19,8 @@ export interface Figures {
   failures: number
   bytes_per_request: number
   cpu_ms_per_request: number
+  /** Cores other processes used during the rounds (median): above ≈ 0.25 the req/s ratio is compressed. */
+  others_cores: number
 }
 
 export interface ComparisonRow {
@@ -51,7 +53,7 @@ export interface LoadSettings {
   runs: number
 }
 
-const FIELDS = ['rps', 'p50', 'p99', 'failures', 'bytes_per_request', 'cpu_ms_per_request'] as const
+const FIELDS = ['rps', 'p50', 'p99', 'failures', 'bytes_per_request', 'cpu_ms_per_request', 'others_cores'] as const
 
 /**
  * Measures each pair in `runs` interleaved rounds, sandbox and Prism back to back (A B, B A, A B, …:
@@ -78,7 +80,7 @@ export async function comparePairs(pairs: Pair[], settings: LoadSettings, log: (
       const [sandbox, prism] = sandboxFirst ? [first, second] : [second, first]
       const round = roundOf(sandbox, prism)
       runs.push(round)
-      log(`  ${pair.id} round ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms ${sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms ${prism.cpu_ms_per_request} cpu-ms/req: ${round.ratio}× (load ${round.loadavg})`)
+      log(`  ${pair.id} round ${i + 1}/${settings.runs}: sandbox ${Math.round(sandbox.rps)} req/s p99 ${sandbox.p99} ms ${sandbox.cpu_ms_per_request} cpu-ms/req, prism ${Math.round(prism.rps)} req/s p99 ${prism.p99} ms ${prism.cpu_ms_per_request} cpu-ms/req: ${round.ratio}× (load ${round.loadavg}${othersNote(sandbox, prism)})`)
     }
     rows.push({
       id: pair.id,
@@ -105,4 +107,9 @@ export function roundOf<F extends { rps: number; cpu_ms_per_request: number | nu
 export function ratiosOf(rounds: ReadonlyArray<Pick<Round, 'ratio' | 'cpu_ratio'>>): { ratio: number; ratio_spread: Spread; cpu_ratio: number } {
   const ratios = rounds.map((r) => r.ratio)
   return { ratio: round(median(ratios), 2), ratio_spread: spreadOf(ratios), cpu_ratio: round(median(rounds.map((r) => r.cpu_ratio)), 2) }
+}
+
+/** `, others 0.02/0.05 cores` for a round's log line: what other processes took during each side's run. */
+export function othersNote(sandbox: { others_cores: number | null }, prism: { others_cores: number | null }): string {
+  return sandbox.others_cores === null || prism.others_cores === null ? '' : `, others ${sandbox.others_cores}/${prism.others_cores} cores`
 }
