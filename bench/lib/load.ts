@@ -1,6 +1,5 @@
 import autocannon from 'autocannon'
-import { cpuTimeMs } from './processes.js'
-import { openWindow } from './machine-share.js'
+import { openWindow, perRequest } from './machine-share.js'
 
 /** One HTTP request shape to fire under load. */
 export interface Target {
@@ -42,14 +41,12 @@ export async function fire(target: Target, options: { connections: number; secon
   const requests = typeof body === 'function'
     ? [{ method, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(n++) }) }]
     : undefined
-  const cpuBefore = target.pid ? cpuTimeMs(target.pid) : null
   const window = openWindow(target.pid)
   const result = await autocannon({
     url, method, headers: sendHeaders, body: typeof body === 'string' ? body : undefined, requests,
     connections: options.connections, duration: options.seconds, timeout: 10,
   })
-  const others = window.end()
-  const cpuAfter = target.pid ? cpuTimeMs(target.pid) : null
+  const { serverMs, othersCores } = window.end()
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const good = statuses[String(status)] ?? 0
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
@@ -63,8 +60,8 @@ export async function fire(target: Target, options: { connections: number; secon
     failures: answered - good + result.errors + result.timeouts + (answered === 0 ? 1 : 0),
     statuses,
     bytes_per_request: answered ? Math.round(result.throughput.total / answered) : 0,
-    cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : null,
-    others_cores: others,
+    cpu_ms_per_request: perRequest(serverMs, answered),
+    others_cores: othersCores,
   }
 }
 

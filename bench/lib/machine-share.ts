@@ -2,28 +2,40 @@ import { readFileSync } from 'node:fs'
 import { cpuTimeMs } from './processes.js'
 
 /**
- * How much of the machine other processes took while a load ran: the cores busy with anything but
- * the measured server and the harness itself (autocannon runs in it). On this 2-core machine a
+ * The measured server's CPU time while a load ran, and how much of the machine other processes took
+ * meanwhile: the cores busy with anything but that server and the harness itself (autocannon runs in it). On this 2-core machine a
  * closed-loop req/s ratio needs both cores for the sandbox's side (its server and the load
  * generator each keep one busy) but only one for Prism's (its answers, not the load generator, are
  * the bottleneck), so a process holding a core compresses req/s ratios while CPU per answer moves
  * far less (bench/README.md): results show this figure so a low ratio can be told from a slow server.
  */
 export interface Window {
-  /** Cores other processes used on average since the window opened; null where /proc/stat is unreadable. */
-  end(): number | null
+  /** What the window saw since it opened. */
+  end(): WindowFigures
 }
 
-/** Opens a window over the machine's CPU time; `pid` is the measured server's. */
+export interface WindowFigures {
+  /** CPU time of the measured server (user + system), ms; null without a pid or off Linux. */
+  serverMs: number | null
+  /** Cores other processes used on average; null where /proc/stat is unreadable. */
+  othersCores: number | null
+}
+
+/** Opens a window over the machine's and the server's CPU time; `pid` is the measured server's. */
 export function openWindow(pid?: number): Window {
   const start = sample(pid)
   return {
     end: () => {
       const stop = sample(pid)
-      if (!start || !stop) return null
-      return othersCores(start, stop)
+      const serverMs = pid && start.serverMs !== null && stop.serverMs !== null ? stop.serverMs - start.serverMs : null
+      return { serverMs, othersCores: hasShares(start) && hasShares(stop) ? othersCores(start, stop) : null }
     },
   }
+}
+
+/** Server CPU ms per answered request, to the microsecond; null when either is missing. */
+export function perRequest(serverMs: number | null, answered: number): number | null {
+  return serverMs !== null && answered ? Math.round((serverMs / answered) * 1000) / 1000 : null
 }
 
 /** One reading: wall time, the machine's busy CPU, the server's and the harness's (all ms). */
@@ -56,15 +68,19 @@ export function busyMsOf(procStat: string): number | null {
   return Number.isFinite(busy) ? busy * 10 : null
 }
 
-function sample(pid?: number): Sample | null {
-  let busyMs: number | null
+type Reading = Omit<Sample, 'busyMs' | 'serverMs'> & { busyMs: number | null; serverMs: number | null }
+
+function hasShares(reading: Reading): reading is Sample {
+  return reading.busyMs !== null && reading.serverMs !== null
+}
+
+function sample(pid?: number): Reading {
+  let busyMs: number | null = null
   try {
     busyMs = busyMsOf(readFileSync('/proc/stat', 'utf8'))
   } catch {
-    return null
+    // Off Linux: no machine figure, and `cpuTimeMs` reads null too.
   }
-  const serverMs = pid ? cpuTimeMs(pid) : 0
-  if (busyMs === null || serverMs === null) return null
   const own = process.cpuUsage()
-  return { wallMs: performance.now(), busyMs, serverMs, harnessMs: (own.user + own.system) / 1000 }
+  return { wallMs: performance.now(), busyMs, serverMs: pid ? cpuTimeMs(pid) : 0, harnessMs: (own.user + own.system) / 1000 }
 }

@@ -3,8 +3,7 @@ import type { Hosts } from '../lib/operations.js'
 import type { LoadSettings } from './compare.js'
 import { AUTH } from '../lib/servers.js'
 import { startFloor } from '../lib/floor.js'
-import { cpuTimeMs } from '../lib/processes.js'
-import { openWindow } from '../lib/machine-share.js'
+import { openWindow, perRequest } from '../lib/machine-share.js'
 import type { Spread } from '../lib/stats.js'
 import { medianOf } from '../lib/stats.js'
 import { othersNote, ratiosOf, roundOf } from './compare.js'
@@ -130,11 +129,9 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     },
     { method: 'GET' as const, headers: AUTH, setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/api/v1/audit/${encodeURIComponent(agent.audit ?? 'aud_none')}` }) },
   ]
-  const cpuBefore = hosts.pid ? cpuTimeMs(hosts.pid) : null
   const window = openWindow(hosts.pid)
   const result = await autocannon({ url: hosts.baseUrl, connections: options.agents, duration: options.seconds, timeout: 10, requests: requests as never, ...(options.rate ? { overallRate: options.rate } : {}) })
-  const others = window.end()
-  const cpuAfter = hosts.pid ? cpuTimeMs(hosts.pid) : null
+  const { serverMs, othersCores } = window.end()
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]))
   const answered = Object.values(statuses).reduce((a, b) => a + b, 0)
   // autocannon starts each loop with a fresh context, so two agents now and then pick the same campaign: their held
@@ -145,8 +142,8 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: answered - good + result.errors + result.timeouts + (answered === 0 ? 1 : 0),
-    cpu_ms_per_request: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) / answered) * 1000) / 1000 : 0,
-    others_cores: others,
+    cpu_ms_per_request: perRequest(serverMs, answered) ?? 0,
+    others_cores: othersCores,
     statuses,
   }
 }
