@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AppContext } from './context.js'
 import type { Reply } from './reply.js'
 import { activeFaultRules } from './faults.js'
-import { exchangeEntry } from './journal-entry.js'
 import { errorToRender } from './error-handler.js'
 import { bodyToWrite, jsonText } from './json-text.js'
 import { replyBody, stampRequestId, withRequestId } from './request-id.js'
@@ -66,10 +65,10 @@ export class FastExchange {
   // As express's `res.set(headers).status(status).json(body)` writes it.
   private send(status: number, headers: Record<string, string>, text: string): void {
     const { host, path, query, req, res, journaled = true } = this.target
-    if (journaled) res.on('finish', () => this.ctx.journal.record(exchangeEntry({
+    if (journaled) res.on('finish', () => this.ctx.journal.recordExchange({
       host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
       requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
-    })))
+    }))
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     const body = bodyToWrite(text)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')

@@ -102,6 +102,24 @@ export function exchangeEntry(x: Exchange): StoredEntry {
   }
 }
 
+/**
+ * `exchangeEntry`, contained: an exchange whose record cannot be built (a bug in masking or parsing
+ * what a stranger sent) is recorded bare — method, status, times, no path, query, headers or
+ * bodies — with `fault: "journal_error"`, and the error goes to `onError`. A response listener
+ * must never throw: nothing catches it there, and the process would exit (issue 36).
+ */
+export function safeExchangeEntry(x: Exchange, onError: (error: unknown) => void): StoredEntry {
+  try {
+    return exchangeEntry(x)
+  } catch (error) {
+    onError(error)
+    return exchangeEntry({
+      ...x, path: '', query: {}, req: { method: x.req.method, headers: {} }, res: { getHeader: () => undefined },
+      requestBody: '', responseText: '', fault: 'journal_error',
+    })
+  }
+}
+
 const requestBodies = new LastKept()
 const responseBodies = new LastKept()
 const queries = new LastRecord<Record<string, unknown>>()

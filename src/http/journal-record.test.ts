@@ -65,3 +65,19 @@ describe('journal records reused between exchanges', () => {
     expect(again).not.toBe(first)
   })
 })
+
+describe('a journal record that cannot be built', () => {
+  it('is stored bare with fault journal_error, and the error is reported instead of thrown', async () => {
+    const { Journal } = await import('./journal.js')
+    const journal = new Journal()
+    const exchange = {
+      host: 'api' as const, started: 0, sandboxMs: 0, path: '/v1/me', query: {}, status: 200,
+      req: { method: 'GET', headers: { host: 'a' } },
+      res: { getHeader: () => { throw new Error('boom') } },
+      requestBody: '', responseText: '{}', fault: null,
+    }
+    expect(() => journal.recordExchange(exchange)).not.toThrow()
+    const [entry] = journal.query({}).entries
+    expect(entry).toMatchObject({ method: 'GET', status: 200, path: '', fault: 'journal_error' })
+  })
+})

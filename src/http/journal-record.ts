@@ -1,6 +1,6 @@
 /** The header and query records of journal entries: redacted, and shared with the previous entry when equal. */
 import type { IncomingHttpHeaders } from 'node:http'
-import { redactCredential, redactText } from '../support/redact.js'
+import { redactCredential, redactText, redactValue } from '../support/redact.js'
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-service-key', 'x-api-key', 'x-sandbox-admin', 'cookie'])
 const KEPT_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate', 'allow', 'location', 'mcp-session-id']
@@ -28,8 +28,9 @@ function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): bo
 /** The query as a redacted record, and the characters it takes. */
 export function redactQuery(query: unknown): { record: Record<string, unknown>; chars: number } {
   const text = JSON.stringify(query ?? {})
-  // Most exchanges have no query: skip the parse.
-  return { record: text === '{}' ? {} : (JSON.parse(redactText(text)) as Record<string, unknown>), chars: text.length }
+  // Most exchanges have no query: skip the walk. The parsed query is masked value by value (names
+  // included), never through its JSON text, so nothing is parsed back that masking could have broken.
+  return { record: text === '{}' ? {} : { ...(redactValue(query) as Record<string, unknown>) }, chars: text.length }
 }
 
 type Redacted = { record: Record<string, string>; chars: number }

@@ -5,7 +5,8 @@ import type { Clock } from '../domain/ports.js'
 import type { JournalEntry, JournalQuery } from '../support/wire.js'
 import { JournalArena } from './journal-arena.js'
 import type { StoredEntry } from './journal-entry.js'
-import { exchangeEntry, expand } from './journal-entry.js'
+import type { Exchange } from './journal-entry.js'
+import { expand, safeExchangeEntry } from './journal-entry.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -34,6 +35,19 @@ export class Journal {
     this.#maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES
     this.#file = options.file ?? null
     this.#logger = options.logger ?? null
+  }
+
+  /**
+   * Records an exchange from a response listener: never throws (an exception there would end the
+   * process). A record that cannot be built is stored bare and logged (`safeExchangeEntry`); a
+   * failure to store it is logged.
+   */
+  recordExchange(x: Exchange): void {
+    try {
+      this.record(safeExchangeEntry(x, (error) => this.#logger?.error({ err: error, path: '[not shown]' }, 'journal: exchange recorded without its details')))
+    } catch (error) {
+      this.#logger?.error({ err: error }, 'journal: exchange not recorded')
+    }
   }
 
   /** Stores an exchange that is already redacted, and logs one debug line about it. */
@@ -142,11 +156,11 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     const record = (status: number) => {
       if (recorded) return
       recorded = true
-      journal.record(exchangeEntry({
+      journal.recordExchange({
         host, started, sandboxMs, path, status, req, res, query: req.query,
         requestBody: rawBody(req), responseText, fault: (res.locals.fault as string | undefined) ?? null,
         requestId: (res.locals.requestId as string | undefined) ?? null,
-      }))
+      })
     }
     res.on('finish', () => record(res.statusCode))
     // A connection a scripted fault dropped before any response is recorded with status 0.

@@ -87,3 +87,20 @@ describe('redaction', () => {
     expect(redactCredential(value)).toBe(shown)
   })
 })
+
+describe('redaction keeps JSON text JSON (issue 36)', () => {
+  it('masks a key after an escaped backslash without leaving a lone backslash behind', () => {
+    const text = JSON.stringify({ q: `\\u0073${KEY.slice(1)}` })
+    expect(JSON.parse(redactText(text))).toEqual({ q: MASKED })
+    const two = JSON.stringify({ q: `\\\\u0073${KEY.slice(1)}` })
+    expect(JSON.parse(redactText(two))).toEqual({ q: `\\${MASKED}` })
+  })
+
+  it('turns any JSON-serialised string of escape pieces into JSON that still parses (seeded)', () => {
+    const piece = fc.constantFrom('\\', '\\u0073', 'u0073', KEY.slice(1), KEY, '%5f', '%5F', '\\u005f', '"', 'vc_test_', 'é', jsonEscaped(KEY))
+    fc.assert(fc.property(fc.array(piece, { maxLength: 6 }).map((p) => p.join('')), (value) => {
+      const masked = redactText(JSON.stringify({ [value]: value }))
+      expect(() => JSON.parse(masked)).not.toThrow()
+    }), { seed: 36, numRuns: 2000 })
+  })
+})

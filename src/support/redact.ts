@@ -32,7 +32,34 @@ export function maskKey(value: string): string {
  */
 export function redactText(text: string): string {
   const plain = holdsPlainSecret(text) ? text.replace(SECRET, maskKey) : text
-  return plain.includes('%') || plain.includes('\\u') ? plain.replace(ENCODED_RUN, maskEncodedRun) : plain
+  return plain.includes('%') || plain.includes('\\u') ? maskEncodedRuns(plain) : plain
+}
+
+/**
+ * Every encoded run of `text` masked. A run written right after an odd number of backslashes
+ * starts on the second half of an escaped backslash (`\\u0073…` in JSON text is a backslash, then
+ * `u0073…`): when such a run is masked, the backslash before it goes too, or the one left behind
+ * would escape the mask's first character and JSON text would stop being JSON (issue 36: a query
+ * value written so killed the process when the journal parsed its record back).
+ */
+function maskEncodedRuns(text: string): string {
+  let out = ''
+  let last = 0
+  for (const match of text.matchAll(ENCODED_RUN)) {
+    const masked = maskEncodedRun(match[0])
+    if (masked === match[0]) continue
+    const at = match.index
+    const escapedBackslashLost = match[0][0] === '\\' && masked[0] !== '\\' && oddBackslashesBefore(text, at)
+    out += text.slice(last, escapedBackslashLost ? at - 1 : at) + masked
+    last = at + match[0].length
+  }
+  return last === 0 ? text : out + text.slice(last)
+}
+
+function oddBackslashesBefore(text: string, at: number): boolean {
+  let count = 0
+  while (at - count - 1 >= 0 && text[at - count - 1] === '\\') count++
+  return count % 2 === 1
 }
 
 /**
