@@ -16,6 +16,8 @@ const SLOW = [
   'src/cli/serve-kill.test.ts',
   'src/http/journal-memory.test.ts',
   'src/fuzz/fuzz.test.ts',
+  // conform --explore: hundreds of generated call sequences against planted and clean targets.
+  'conformance/explore/explore.test.ts',
   // Spawned servers, adapters and CLIs (child processes, real waits): 9–31 s each.
   'conformance/broken-server.test.ts',
   'conformance/contract.test.ts',

@@ -15,11 +15,13 @@ export interface CliOptions {
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
   sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
+  explore?: boolean; seed?: string; runs?: number; timeBudget?: number; out?: string; allowWrites?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (docs/conformance.md "Exit codes"). */
 export async function runCli(paths: string[], opts: CliOptions): Promise<number> {
   if (opts.drift) return runDriftOrExplain(paths, opts)
+  if (opts.explore) return (await import('./conform-explore.js')).runExploreCli(opts)
   let options: RunOptions
   try {
     options = {
