@@ -53,18 +53,19 @@ describe('conform --explore against a target with ten planted violations (issue 
   })
 
   it('finds the same violations with the same seed', async () => {
-    const again = await explore({ target: plantedTarget(), seed: 38, runs: 60 })
-    const first = await explore({ target: plantedTarget(), seed: 38, runs: 60 })
-    const shape = (r: ExploreResult) => r.findings.map((f) => [f.property, f.scenario.steps.length, f.reason])
+    const again = await explore({ target: plantedTarget(), seed: 38, runs: 40 })
+    const first = await explore({ target: plantedTarget(), seed: 38, runs: 40 })
+    // A key created in a sequence is new each time: its (masked) value is the only difference allowed.
+    const shape = (r: ExploreResult) => r.findings.map((f) => [f.property, f.scenario.steps.length, f.reason.replace(/svc_test_\w+…/g, 'svc_test_…')])
     expect(shape(again)).toEqual(shape(first))
     expect(again.findings.length).toBeGreaterThan(0)
   }, 300_000)
 })
 
 describe('conform --explore against a clean sandbox', () => {
-  it('finds nothing in 200 sequences', async () => {
-    const result = await explore({ seed: 5, runs: 200 })
+  it('finds nothing in 150 sequences', async () => {
+    const result = await explore({ seed: 5, runs: 150 })
     expect(result.findings.map((f) => f.reason)).toEqual([])
-    expect(result.runs).toBe(200)
+    expect(result.runs).toBe(150)
   }, 300_000)
 })
