@@ -44,10 +44,10 @@ export interface NewWorkspace {
  * client workspace managed from the parent (§1).
  */
 export function createWorkspace(deps: Deps, input: NewWorkspace): Workspace {
+  checkBlockTools(input.policy?.block_tools, CATALOG)
   if (input.id && deps.store.workspaces.get(input.id)) throw conflict(`workspace ${input.id} already exists`)
   if (!deps.store.users.get(input.owner_user_id)) throw notFound(`User ${input.owner_user_id}`)
   if (input.parent_id && !deps.store.workspaces.get(input.parent_id)) throw notFound(`Parent workspace ${input.parent_id}`)
-  checkBlockTools(input.policy?.block_tools, CATALOG)
   const workspace: Workspace = {
     id: input.id ?? deps.ids.next('ws'),
     name: input.name,

@@ -88,7 +88,7 @@ export function decideWrite(policy: Policy, write: WriteIntent, now: number): Ga
 
   const blocked = blockingEntry(policy.block_tools, { name: write.script, operation: write.operation, resource: write.resource }, write.catalog ?? CATALOG)
   if (blocked) {
-    const via = blocked.entry === write.script ? '' : ` (block_tools names ${blocked.entry}, which performs the same ${blocked.target.operation} on a ${blocked.target.resource})`
+    const via = blocked.entry === write.script ? '' : ` (block_tools names ${blocked.entry}: the same ${blocked.target.operation} on ${blocked.target.resource})`
     return decide('block', 'block.tool', `The policy blocks the tool ${write.script}${via}.`, { list: { name: 'block_tools', matched: blocked.entry, entries: policy.block_tools, blocks: blocked.target } })
   }
   if (hours && !hours.within) {

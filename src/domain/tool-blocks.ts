@@ -108,12 +108,14 @@ export function checkBlockTools(blockTools: readonly string[] | undefined, catal
   })
 }
 
-// Up to three gated-write names closest to `word` by edit distance.
+// Up to three gated-write names near `word`: names containing it (or contained in it) first, then by edit distance.
 function nearNames(word: string, catalog: readonly BlockableEntry[]): string[] {
+  const typed = normaliseToolName(word)
   const pool = new Set(catalog.filter(isGated).flatMap(namesOf))
-  const near: string[] = []
-  for (let i = 0; i < 3; i++) {
-    const best = closest(normaliseToolName(word), pool)
+  const near = [...pool].filter((n) => typed.length >= 4 && (n.includes(typed) || typed.includes(n))).sort((a, b) => a.length - b.length).slice(0, 3)
+  for (const n of near) pool.delete(n)
+  while (near.length < 3) {
+    const best = closest(typed, pool)
     if (best === null) break
     near.push(best)
     pool.delete(best)
