@@ -41,7 +41,16 @@ describe('block_tools names resolve through the catalog to an operation on a res
     expect(blocked.size).toBe(0)
     expect(problems).toHaveLength(1)
     expect(problems[0].reason).toContain(reason)
-    if (near) expect(problems[0].did_you_mean).toContain(near)
+    const refusal = (() => {
+      try {
+        checkBlockTools([name], CATALOG)
+      } catch (error) {
+        return (error as SandboxError).toBody()
+      }
+      return null
+    })()
+    expect(refusal).toMatchObject({ code: 'INVALID_REQUEST', unknown: [name] })
+    if (near) expect(refusal?.did_you_mean).toContain(near)
   })
 
   it('checkBlockTools refuses a list with an entry that blocks nothing, naming it and near names', () => {

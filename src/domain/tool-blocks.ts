@@ -17,8 +17,8 @@ export interface BlockTarget {
 /** What a `block_tools` list blocks: each target, with the policy entry that named it first. */
 export interface BlockResolution {
   blocked: ReadonlyMap<string, { entry: string; target: BlockTarget }>
-  /** Policy entries that name no gated write of the catalog, each with up to three near names. */
-  problems: Array<{ entry: string; reason: string; did_you_mean: string[] }>
+  /** Policy entries that name no gated write of the catalog, and why. */
+  problems: Array<{ entry: string; reason: string }>
 }
 
 /**
@@ -80,8 +80,8 @@ export function resolveBlockTools(blockTools: readonly string[], catalog: readon
     for (const target of writes.map(blockTargetOf)) if (!blocked.has(blockKeyOf(target))) blocked.set(blockKeyOf(target), { entry, target })
     if (writes.length > 0) continue
     const reason = found.length === 0 ? 'names nothing in the catalog'
-      : found.some((e) => e.kind === 'write') ? 'is not a gated write (it stages data; block the write that uses it)' : 'is a read; block_tools blocks writes only'
-    problems.push({ entry, reason, did_you_mean: nearNames(entry, catalog) })
+      : found.some((e) => e.kind === 'write') ? 'is not a gated write (the safety gate never decides it; block the write that uses what it makes)' : 'is a read; block_tools blocks writes only'
+    problems.push({ entry, reason })
   }
   return { blocked, problems }
 }
@@ -89,8 +89,18 @@ export function resolveBlockTools(blockTools: readonly string[], catalog: readon
 /** The policy entry that blocks `entry`, with what it blocks, or null (sandbox decision, GATE-02). */
 export function blockingEntry(blockTools: readonly string[], entry: Pick<BlockableEntry, 'name' | 'operation' | 'resource'>, catalog: readonly BlockableEntry[]): { entry: string; target: BlockTarget } | null {
   if (blockTools.length === 0) return null
-  const key = blockKeyOf(blockTargetOf(entry))
-  return resolveBlockTools(blockTools, catalog).blocked.get(key) ?? null
+  return resolvedFor(blockTools, catalog).blocked.get(blockKeyOf(blockTargetOf(entry))) ?? null
+}
+
+// Policy rows are replaced, never mutated: a policy's list is resolved once per catalog, not per write.
+const resolutions = new WeakMap<readonly string[], { catalog: readonly BlockableEntry[]; resolution: BlockResolution }>()
+
+function resolvedFor(blockTools: readonly string[], catalog: readonly BlockableEntry[]): BlockResolution {
+  const cached = resolutions.get(blockTools)
+  if (cached?.catalog === catalog) return cached.resolution
+  const resolution = resolveBlockTools(blockTools, catalog)
+  resolutions.set(blockTools, { catalog, resolution })
+  return resolution
 }
 
 /**
@@ -99,12 +109,12 @@ export function blockingEntry(blockTools: readonly string[], entry: Pick<Blockab
  */
 export function checkBlockTools(blockTools: readonly string[] | undefined, catalog: readonly BlockableEntry[]): void {
   if (!blockTools || blockTools.length === 0) return
-  const { problems } = resolveBlockTools(blockTools, catalog)
+  const problems = resolveBlockTools(blockTools, catalog).problems.map((p) => ({ ...p, near: nearNames(p.entry, catalog) }))
   if (problems.length === 0) return
-  const text = problems.map((p) => `\`${p.entry}\` ${p.reason}${p.did_you_mean.length ? ` (near: ${p.did_you_mean.join(', ')})` : ''}`).join('; ')
+  const text = problems.map((p) => `\`${p.entry}\` ${p.reason}${p.near.length ? ` (near: ${p.near.join(', ')})` : ''}`).join('; ')
   throw new SandboxError('INVALID_REQUEST', {
     reason: `block_tools: ${text}. Name a write by its script name, an alias or its MCP tool name (GET /api/v1/tools lists them).`,
-    field: 'block_tools', unknown: problems.map((p) => p.entry), did_you_mean: [...new Set(problems.flatMap((p) => p.did_you_mean))],
+    field: 'block_tools', unknown: problems.map((p) => p.entry), did_you_mean: [...new Set(problems.flatMap((p) => p.near))],
   })
 }
 
