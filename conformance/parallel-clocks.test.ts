@@ -30,7 +30,7 @@ describe('clock scenarios in parallel against one running sandbox (--target)', {
         if (e.type === 'scenario-start') overlap = Math.max(overlap, ++running)
         if (e.type === 'scenario-end') running--
       }
-      const run = await runScenarios({ paths: CLOCK_SCENARIOS, jobs: 4, baseline: null, coverage: false, target: { kind: 'url', baseUrl: sandbox.baseUrl }, onEvent })
+      const run = await runScenarios({ paths: CLOCK_SCENARIOS, jobs: 4, baseline: null, coverage: false, target: { kind: 'url', baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken! }, onEvent })
       const failures = run.scenarios.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.outcome} ${r.reason ?? ''}`)
       expect({ round, failures }).toEqual({ round, failures: [] })
       expect(run.meta?.jobs).toBe(4)

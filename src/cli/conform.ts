@@ -13,7 +13,7 @@ export function conformCommand(): Command {
     .option('--base-url <url>', 'a real deployment: {base_url}')
     .option('--api-url <url>', 'the api host {api_url} (real deployment; optional with --target)')
     .option('--key <name=value>', 'a credential for `auth: <name>` (repeatable; a bare value is named `owner`)', many)
-    .option('--admin-token <token>', 'X-Sandbox-Admin for a running sandbox')
+    .option('--admin-token <token>', 'X-Sandbox-Admin for a running sandbox (default: SANDBOX_ADMIN_TOKEN, else the token file serve wrote next to SANDBOX_STATE or .sandbox/state.json)')
     .option('--jobs <n>', 'scenarios in parallel', (v) => Number.parseInt(v, 10), availableParallelism())
     .option('--tags <tags>', 'only these tags (comma-separated; ~tag excludes)', list)
     .option('--covers <ids>', 'only scenarios covering these rule ids or prefixes', list)
