@@ -57,7 +57,7 @@ export async function startPlantedTarget(bugs: ReadonlySet<PlantedBug> = new Set
   return {
     baseUrl: base.url,
     apiUrl: api.url,
-    adminToken: (sandbox as RunningSandbox & { adminToken?: string }).adminToken,
+    adminToken: sandbox.adminToken ?? undefined,
     sandbox,
     async close() {
       await Promise.all([base.close(), api.close()])
