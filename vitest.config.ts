@@ -38,7 +38,7 @@ const SLOW = [
 ]
 // Files that mock a core module (vi.mock('node:fs')): each keeps a worker of its own, since in the
 // shared worker of the `fast` project the store modules are already loaded with the real one.
-const OWN_WORKER = ['src/store/durable-file.test.ts', 'src/store/core-document-patches.test.ts']
+const OWN_WORKER = ['src/store/durable-file.test.ts', 'src/store/core-document-patches.test.ts', 'src/store/disk-full.test.ts']
 const ALL = ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts']
 const NEVER = ['dist/**', 'node_modules/**']
 

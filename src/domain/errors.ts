@@ -45,6 +45,10 @@ export const ERROR_CATALOG = {
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin {origin} may not call hosted MCP: only this sandbox\'s own origin or a loopback origin may.' },
   SIGN_IN_REFUSED: { status: 403, message: 'Sign-in refused: {reason}.' },
   ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'The sandbox could not write its state file ({reason}); nothing of this request was applied. Retry after {retry_after} s.',
+  },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>
 
