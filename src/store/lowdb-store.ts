@@ -18,6 +18,7 @@ import type { HistoryConfig } from './history-layout.js'
 import { LogReader } from './log-reader.js'
 import type { CompactionOptions } from './log-file.js'
 import { StateLogFile } from './log-file.js'
+import { checkHistory } from './state-history.js'
 
 type AnyTable = MemoryTable<{ id: string }> | LogTable<{ id: string }>
 
@@ -32,6 +33,11 @@ export interface StoreOptions {
   historyWindow?: number
   /** Doc-line bytes between saves of the core document (default `DOC_LINE_BYTES`; tests). */
   docLineBytes?: number
+  /**
+   * Open even when the state log's history is gone (`serve --reset`: the caller replaces the
+   * state anyway). Otherwise such a file throws `StateHistoryMissingError`.
+   */
+  discardLostHistory?: boolean
 }
 
 /** The store, with its state log when it has one (tests and the bench wait for compactions on it). */
@@ -92,6 +98,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
   }
 
   let replay = doc.read()
+  if (file && !options.discardLostHistory) checkHistory(file, replay.base)
   const document = { replay: (line: DocLine) => replay.apply(line), save: () => doc.save() }
   const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {}, document }) : null
   log?.open()
