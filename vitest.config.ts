@@ -49,6 +49,8 @@ export default defineConfig({
     // Stored doc-table rows are deep-frozen in every test run (and in the servers tests spawn), so a
     // change that mutates a row in place instead of replacing it fails loudly (src/store/memory-table.ts).
     env: { SANDBOX_FREEZE_ROWS: '1' },
+    // Every fast-check property runs with a pinned seed (FC_SEED overrides it; issue 36).
+    setupFiles: ['./src/test-support/fast-check-seed.ts'],
     reporters: ['default', './src/test-support/summary-reporter.ts'],
     projects: [
       // In-process suites share a worker (no fork and re-import per file): that halves their wall time.

@@ -4,13 +4,19 @@ import { KNOWN_FINDINGS } from './known-findings.js'
 import { writeBlock } from './reliability.js'
 
 /**
- * `npm run fuzz -- --runs 100000 [--seed N] [--update]`: the long fuzz run. Prints progress and the
+ * `npm run fuzz -- --runs 100000 [--seed N|random] [--update]`: the long fuzz run. Prints progress and the
  * figures; `--update` writes them into docs/reliability.md. Exits 1 on the first unexplained
  * violation (fast-check prints the seed and the shrunk request to replay it).
  */
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string' }, update: { type: 'boolean', default: false } } })
 const runs = Number(values.runs)
-const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed)
+// `--seed random` explores: a fresh seed each run, printed so a finding replays with `--seed <n>`.
+const seed = values.seed === undefined ? DEFAULT_SEED : values.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed)
+if (!Number.isSafeInteger(seed)) {
+  console.error(`fuzz: --seed takes an integer or \`random\`; got ${values.seed}`)
+  process.exit(2)
+}
+console.error(`fuzz: seed ${seed}`)
 const started = performance.now()
 try {
   const figures = await runFuzz({
