@@ -80,4 +80,5 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 
 export { buildSandbox }
 export { StateLockedError } from './store/state-lock.js'
+export { StateHistoryMissingError } from './store/state-history.js'
 export type { SandboxOptions }

@@ -101,7 +101,7 @@ export interface Sandbox {
  */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const file = options.state && options.state !== 'memory' ? options.state : undefined
-  const store = await openStore({ file, durability: options.durability })
+  const store = await openStore({ file, durability: options.durability, discardLostHistory: options.reset })
   // A sandbox that fails to build (e.g. an unknown world) releases its state file for the next one.
   return assemble(options, store).catch(async (error: unknown) => {
     await store.close().catch(() => undefined)

@@ -32,6 +32,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .addOption(mcpPageSizeOption())
     .option('--reset', 'drop what the state file holds and start the world afresh')
+    .option('--force-reset', 'the same as --reset (also over a state file whose log is lost)')
     .option('--json', 'print the start-up banner as one JSON line')
     .action((flags: ServeFlags, command: Command) => runServe({ ...flags, worldGiven: command.getOptionValueSource('world') !== 'default' }))
 }
@@ -53,6 +54,7 @@ interface ServeFlags {
   mcpPageSize?: number
   json?: boolean
   reset?: boolean
+  forceReset?: boolean
   /** `--world` (or SANDBOX_WORLD) was given, not defaulted. */
   worldGiven?: boolean
 }
@@ -67,7 +69,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken, openControlPlane: flags.openControlPlane,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
-    mcpPageSize: flags.mcpPageSize, reset: flags.reset,
+    mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset,
   }).catch((error: Error) => fail(error.message))
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.

@@ -47,6 +47,10 @@ export const ERROR_CATALOG = {
   ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.{hint}' },
   ADMIN_TOKEN_RATE_LIMITED: { status: 429, message: 'Too many wrong admin tokens from this client; retry after {retry_after} s.{hint}' },
   CONSOLE_LINK_INVALID: { status: 401, message: 'This console sign-in link is unknown or was already used: each link signs in once.{hint}' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'The sandbox could not write its state file ({reason}); nothing of this request was applied. Retry after {retry_after} s.',
+  },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>
 
