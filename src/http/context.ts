@@ -4,6 +4,7 @@ import type { WorldKey } from '../domain/world.js'
 import type { VirtualClock } from '../runtime/virtual-clock.js'
 import type { WorkspaceClocks } from '../runtime/workspace-clocks.js'
 import type { Journal } from './journal.js'
+import type { KeyHeaders } from './credentials.js'
 
 /** Everything the HTTP apps share; built once by the composition root (`src/sandbox.ts`). */
 export interface AppContext {
@@ -14,6 +15,8 @@ export interface AppContext {
   journal: Journal
   logger: Logger
   adminToken: string | null
+  /** Header names added with `--key-header` (lower-cased), read like `X-Service-Key` everywhere (issue 35). */
+  keyHeaders: KeyHeaders
   /** Filled in once the listeners are bound; used for links such as connect URLs. */
   urls: { base: string; api: string }
   worlds: WorldControl
