@@ -31,6 +31,8 @@ const SLOW = [
   'src/cli/serve-lock.test.ts',
   'src/cli/serve.test.ts',
   'src/mcp/inspector-cli.test.ts',
+  // The official MCP conformance suite on Node 22 (tools/mcp-conformance), one process per scenario.
+  'src/mcp/conformance-suite.test.ts',
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',

@@ -20,6 +20,7 @@ import { landingPageControlRoutes } from './http/control/landing-page-routes.js'
 import { randomIds } from './runtime/ids.js'
 import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
+import { keyHeadersOf } from './http/credentials.js'
 import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
 import { withFastReads } from './http/fast-reads.js'
@@ -77,6 +78,11 @@ export interface SandboxOptions {
   mcpPageSize?: number
   /** Drop what an existing state file holds and load `world` afresh (`serve --reset`). */
   reset?: boolean
+  /**
+   * Header names that carry a key exactly like `X-Service-Key`, on REST and hosted MCP, masked
+   * like it in the journal (`serve --key-header`, issue 35); added to the world's `key_headers`.
+   */
+  keyHeaders?: readonly string[]
 }
 
 /** Everything built, nothing listening. */
@@ -135,6 +141,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     }
     store.replace(scratch.snapshot())
     world = next
+    if (ctxRef) ctxRef.keyHeaders = keyHeadersOf([...(options.keyHeaders ?? []), ...(next.key_headers ?? [])])
     await store.commit()
     return keys
   }
@@ -149,6 +156,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     })
   }
 
+  let ctxRef: AppContext | null = null
   const resumed = store.users.size() > 0 && !options.reset
   if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
   else await reset(options.world, options.seed)
@@ -158,10 +166,11 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     deps,
     clock,
     workspaceClocks,
-    journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger }),
+    journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger, keyHeaders: () => ctxRef?.keyHeaders ?? [] }),
     logger,
     adminToken,
     adminGate: new AdminGate(adminToken, { limit: options.guessLimit }),
+    keyHeaders: keyHeadersOf([...(options.keyHeaders ?? []), ...((world as World | null)?.key_headers ?? [])]),
     urls: { base: '', api: '' },
     worlds: {
       reset,
@@ -169,6 +178,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
       saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
     },
   }
+  ctxRef = ctx
   // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
   const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api'), mountPrefer('api'), mountIndex('api')])
   const baseApp = createBaseApp(ctx, {

@@ -11,6 +11,7 @@ import { mcpPageSizeOption } from './mcp-page-size.js'
 import type { BannerInfo } from './banner.js'
 import { consoleLink } from '../console/console-sign-in.js'
 import { adminTokenFile, removeAdminTokenFile, writeAdminTokenFile } from '../support/admin-token-file.js'
+import { keyHeadersOf } from '../http/credentials.js'
 
 /** `adops-sandbox serve`: both hosts on one state, until Ctrl-C. */
 export function serveCommand(): Command {
@@ -31,6 +32,8 @@ export function serveCommand(): Command {
     .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(positive).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .addOption(mcpPageSizeOption())
+    .addOption(new Option('--key-header <name>', 'also read an API key from this header, exactly like X-Service-Key (repeatable; e.g. the real client\'s header name)')
+      .argParser(keyHeader).default([]).env('SANDBOX_KEY_HEADERS'))
     .option('--reset', 'drop what the state file holds and start the world afresh')
     .option('--force-reset', 'the same as --reset (also over a state file whose log is lost)')
     .option('--json', 'print the start-up banner as one JSON line')
@@ -52,6 +55,7 @@ interface ServeFlags {
   durability: Durability
   logLevel: string
   mcpPageSize?: number
+  keyHeader: string[]
   json?: boolean
   reset?: boolean
   forceReset?: boolean
@@ -69,7 +73,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken, openControlPlane: flags.openControlPlane,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
-    mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset,
+    mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset, keyHeaders: flags.keyHeader,
   }).catch((error: Error) => fail(error.message))
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
@@ -147,6 +151,17 @@ function positive(value: string): number {
   const n = integer(value)
   if (n < 1) throw new InvalidArgumentError('must be a positive integer')
   return n
+}
+
+// Repeatable: each use adds a name (commander hands back the list so far, or the env/default list).
+function keyHeader(value: string, previous: string[] | undefined): string[] {
+  const names = value.split(',').map((v) => v.trim()).filter(Boolean)
+  try {
+    keyHeadersOf(names)
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message)
+  }
+  return [...(previous ?? []), ...names]
 }
 
 function integer(value: string): number {

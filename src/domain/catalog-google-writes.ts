@@ -1,6 +1,6 @@
 import type { CatalogEntry } from './catalog.js'
 import {
-  campaignIdFlag, dailyBudgetFlag, descriptionFlag, flag, geoTargetsFlag, headlineFlag,
+  accountFlags, campaignIdFlag, dailyBudgetFlag, descriptionFlag, flag, geoTargetsFlag, headlineFlag,
 } from './catalog-flags.js'
 
 const write = { kind: 'write', executable: true, aliases: [], platform_routed: false, mcp_tool: null } as const
@@ -13,27 +13,27 @@ export const GOOGLE_WRITE_SCRIPTS: CatalogEntry[] = [
     ...write, name: 'pause_campaign', resource: 'campaign', title: 'Pause a campaign', operation: 'pause', required_scope: 'campaigns:write',
     description: 'Pauses an enabled campaign; metrics stop accruing. Pausing a paused campaign is 409 ALREADY_PAUSED.',
     credit_cost: 2, platform_routed: true, mcp_tool: 'pause_campaign',
-    flags: [campaignIdFlag, flag('--action', 'string', 'Always pause.', { choices: ['pause'] })],
+    flags: [campaignIdFlag, flag('--action', 'string', 'Always pause.', { choices: ['pause'] }), ...accountFlags],
   },
   {
     ...write, name: 'google_ads_pause_campaign', resource: 'campaign', title: 'Pause a Google Ads campaign', operation: 'pause',
     required_scope: 'campaigns:write', description: 'The Google-only pause script (`--action pause`).', credit_cost: 2,
-    flags: [campaignIdFlag, flag('--action', 'string', 'Always pause.', { choices: ['pause'], required: true })],
+    flags: [campaignIdFlag, flag('--action', 'string', 'Always pause.', { choices: ['pause'], required: true }), ...accountFlags],
   },
   {
     ...write, name: 'enable_campaign', resource: 'campaign', title: 'Enable a campaign', operation: 'enable', required_scope: 'campaigns:write',
     description: 'Enables (resumes) a paused campaign. A launch: needs a payment method; held by the default policy.',
-    credit_cost: 2, platform_routed: true, mcp_tool: 'enable_campaign', flags: [campaignIdFlag],
+    credit_cost: 2, platform_routed: true, mcp_tool: 'enable_campaign', flags: [campaignIdFlag, ...accountFlags],
   },
   {
     ...write, name: 'remove_campaign', resource: 'campaign', title: 'Remove a campaign', operation: 'remove', required_scope: 'campaigns:write',
     description: 'Removes a campaign for good (status REMOVED). Held by the default policy.',
-    credit_cost: 2, platform_routed: true, mcp_tool: 'remove_campaign', flags: [campaignIdFlag],
+    credit_cost: 2, platform_routed: true, mcp_tool: 'remove_campaign', flags: [campaignIdFlag, ...accountFlags],
   },
   {
     ...write, name: 'update_campaign_budget', resource: 'campaign', title: 'Update a daily budget', operation: 'budget', required_scope: 'budget:write',
     description: 'Sets the daily budget (account currency) from the next simulated day. `--budget` is not a flag: use `--daily-budget`.',
-    credit_cost: 5, platform_routed: true, mcp_tool: 'update_campaign_budget', flags: [campaignIdFlag, dailyBudgetFlag],
+    credit_cost: 5, platform_routed: true, mcp_tool: 'update_campaign_budget', flags: [campaignIdFlag, dailyBudgetFlag, ...accountFlags],
   },
   {
     ...write, name: 'google_ads_create_search_campaign', resource: 'campaign', title: 'Create a Search campaign', operation: 'create',

@@ -31,6 +31,10 @@ export const ERROR_CATALOG = {
   UNKNOWN_SCRIPT: { status: 400, message: "Script '{script_name}' is not in the catalog.{hint}" },
   UNRECOGNIZED_ARGS: { status: 400, message: 'Unrecognized argument(s) for {script_name}: {flags}.' },
   INVALID_ARGS: { status: 400, message: 'Invalid value for {flag}: {reason}.' },
+  ACCOUNT_SELECTION_REQUIRED: {
+    status: 400,
+    message: 'This workspace has {count} connected {platform} ad accounts; ask the user which one to use, then pass account_id or account_name (--account-id / --account-name).',
+  },
   UNSUPPORTED_PLATFORM: { status: 400, message: '{reason}' },
   INVALID_REQUEST: { status: 400, message: '{reason}' },
   UNKNOWN_EXAMPLE: { status: 400, message: 'The contract names no example `{example}` for {method} {path}.{hint}' },

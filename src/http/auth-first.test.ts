@@ -119,7 +119,12 @@ describe('authenticate first on both hosts (RULES.md Authentication, AUTH-03)', 
   const rest = cases(publicApi.filter((op) => op.path !== '/mcp'))
   it.each(rest)('%s with %s and %s input is 401 AUTHENTICATION_REQUIRED', async (_name, credential, kind, op) => {
     const answer = await send(sb, op, credential, kind)
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'AUTHENTICATION_REQUIRED', request_id: answer.requestId } })
+    // The hint names the accepted headers in `error`, `message` and `error_description` alike (issue 35).
+    const hint = answer.body?.error
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: {
+      error: expect.stringContaining('send the key in'), message: hint, error_description: hint, accepted_headers: expect.arrayContaining(['X-Service-Key']),
+      code: 'AUTHENTICATION_REQUIRED', request_id: answer.requestId,
+    } })
     expect(answer.requestId).toMatch(/^req_/)
     expect(answer.type).toMatch(/^application\/json/)
   })

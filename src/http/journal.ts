@@ -7,6 +7,8 @@ import { JournalArena } from './journal-arena.js'
 import type { StoredEntry } from './journal-entry.js'
 import type { Exchange } from './journal-entry.js'
 import { expand, safeExchangeEntry } from './journal-entry.js'
+import type { KeyHeaders } from './credentials.js'
+import { NO_KEY_HEADERS } from './credentials.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -25,12 +27,15 @@ export class Journal {
   readonly #file: string | null
   readonly #logger: Logger | null
   readonly #arena = new JournalArena()
+  readonly #keyHeaders: () => KeyHeaders
   #lastRequest: string | null = null
   #lastResponse: string | null = null
   #seq = 0
   #bytes = 0
 
-  constructor(options: { limit?: number; maxBytes?: number; file?: string | null; logger?: Logger } = {}) {
+  /** `keyHeaders`: the configured key header names, masked like `X-Service-Key` (issue 35). */
+  constructor(options: { limit?: number; maxBytes?: number; file?: string | null; logger?: Logger; keyHeaders?: () => KeyHeaders } = {}) {
+    this.#keyHeaders = options.keyHeaders ?? (() => NO_KEY_HEADERS)
     this.#limit = options.limit ?? 10_000
     this.#maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES
     this.#file = options.file ?? null
@@ -44,7 +49,8 @@ export class Journal {
    */
   recordExchange(x: Exchange): void {
     try {
-      this.record(safeExchangeEntry(x, (error) => this.#logger?.error({ err: error, path: '[not shown]' }, 'journal: exchange recorded without its details')))
+      const onError = (error: unknown) => this.#logger?.error({ err: error, path: '[not shown]' }, 'journal: exchange recorded without its details')
+      this.record(safeExchangeEntry(x, onError, this.#keyHeaders()))
     } catch (error) {
       this.#logger?.error({ err: error }, 'journal: exchange not recorded')
     }

@@ -75,7 +75,11 @@ describe('a credential sent the wrong way', () => {
     const res = await send()
     expect(res.status).toBe(401)
     const body = await res.json()
-    expect(body).toEqual({ error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED', request_id: res.headers.get('request-id') })
+    expect(body).toEqual({
+      error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED', request_id: res.headers.get('request-id'),
+      message: body.error, error_description: body.error, accepted_headers: expect.arrayContaining(['Authorization', 'X-Service-Key']),
+    })
+    expect(body.error).toContain('`X-Service-Key: <key>`')
     expect(body.error).not.toContain(KEYS.owner)
     expect(body.error).not.toContain('A'.repeat(32))
   })

@@ -56,6 +56,14 @@ describe('hosted MCP exchanges read as dispatcher calls', () => {
     expect(detectFindings(exchanges, { allowedCampaigns: ['111'] })).toEqual([])
   })
 
+  it.each([
+    [{ action: 'pause_campaign', args: { campaign_id: '9' } }, ['--campaign-id', '9']],
+    [{ action: 'pause_campaign', args: { '--campaign-id': '9' }, account_id: '123' }, ['--campaign-id', '9', '--account-id', '123']],
+    [{ action: 'pause_campaign', args: ['--campaign-id', '9'], customer_id: '123' }, ['--campaign-id', '9', '--account-id', '123']],
+  ])('execute %j is graded as the dispatcher call it makes (issue 35)', (input, args) => {
+    expect(mcpAsDispatch(tool('execute', input, { status: 'executed' })).request.body).toEqual({ script_name: 'pause_campaign', args })
+  })
+
   it('run_tool keeps its script and args; initialize, notifications and REST exchanges pass through unchanged', () => {
     expect(mcpAsDispatch(tool('run_tool', { script_name: 'pause_campaign', args: ['--campaign-id', '9'] }, { status: 'executed' })).request.body).toEqual({ script_name: 'pause_campaign', args: ['--campaign-id', '9'] })
     const init = mcp({ method: 'initialize', params: {} }, { protocolVersion: '2025-06-18' })
