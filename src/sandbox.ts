@@ -2,16 +2,17 @@ import type { Express } from 'express'
 import type { RequestListener } from 'node:http'
 import pino from 'pino'
 import type { Logger } from 'pino'
-import type { Deps, Ids, Store } from './domain/ports.js'
+import type { Deps, Ids } from './domain/ports.js'
 import type { World, WorldKey } from './domain/world.js'
 import { seedWorld } from './domain/world.js'
 import { hashKey } from './domain/access.js'
 import { openStore } from './store/lowdb-store.js'
+import type { FileStore } from './store/lowdb-store.js'
 import type { Durability } from './store/durable-file.js'
 export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
 import { emptySnapshot } from './store/layout.js'
-import { loadWorld } from './store/world-file.js'
+import { listWorlds, loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -98,6 +99,8 @@ export interface Sandbox {
   resumed: boolean
   /** The admin token the control plane requires; null when `openControlPlane` opened it. */
   adminToken: string | null
+  /** Once listening: sets `ctx.urls` and records the base URL beside the state file's lock (a second `serve` names it). */
+  announce(urls: { base: string; api: string }): void
   close(): Promise<void>
 }
 
@@ -115,7 +118,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   })
 }
 
-async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox> {
+async function assemble(options: SandboxOptions, store: FileStore): Promise<Sandbox> {
   const clock = new VirtualClock(store.meta().clock, options.wall)
   const workspaceClocks = new WorkspaceClocks(store, clock)
   const deps: Deps = { store, clock, ids: options.ids ?? randomIds(), clockFor: (id) => workspaceClocks.clockFor(id) }
@@ -176,6 +179,8 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
       reset,
       keys,
       saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
+      list: listWorlds,
+      load: loadWorld,
     },
   }
   ctxRef = ctx
@@ -196,6 +201,10 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     apiListener: withFastReads(ctx, apiApp),
     resumed,
     adminToken,
+    announce(urls) {
+      ctx.urls = urls
+      store.announce(urls.base)
+    },
     close: () => store.close(),
   }
 }

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pino from 'pino'
 import { readEnv } from '../config.js'
@@ -69,21 +71,33 @@ async function runServe(flags: ServeFlags): Promise<void> {
     fail(`Refusing to bind ${flags.host} with an open control plane: anyone on the network could approve held writes, reset the world or mint keys. Drop --open-control-plane, or bind 127.0.0.1.`)
   }
   applyHeapPolicy()
+  // A start that fails before it listens must leave an empty folder empty, or the next start says "resumed" (issue 37).
+  const created = flags.state === 'memory' ? () => [] : newStateFiles(flags.state)
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken, openControlPlane: flags.openControlPlane,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
     mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset, keyHeaders: flags.keyHeader,
-  }).catch((error: Error) => fail(error.message))
+  }).catch((error: Error) => {
+    // A world that fails to load leaves nothing behind either (the store was closed by buildSandbox).
+    for (const file of created()) rmSync(file, { recursive: true, force: true })
+    return fail(error.message)
+  })
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
   if (sandbox.resumed && flags.worldGiven && held !== flags.world) {
     await sandbox.close()
     fail(`${flags.state} already holds world "${held}"; resume it without --world, pass --reset to start world "${flags.world}" afresh (dropping that state), or use another --state file.`)
   }
-  const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
-  const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
-  sandbox.ctx.urls = { base: base.url, api: api.url }
+  const failStart = async (message: string, ...open: Array<{ close(): Promise<void> }>): Promise<never> => {
+    await Promise.all(open.map((server) => server.close().catch(() => undefined)))
+    await sandbox.close().catch(() => undefined)
+    for (const file of created()) rmSync(file, { recursive: true, force: true })
+    return fail(message)
+  }
+  const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => failStart(portMessage(e, flags.port, '--port')))
+  const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => failStart(portMessage(e, flags.apiPort, '--api-port'), base))
+  sandbox.announce({ base: base.url, api: api.url })
   const meta = sandbox.ctx.deps.store.meta()
   const tokenFile = publishToken(flags, sandbox.adminToken)
   const info: BannerInfo = {
@@ -101,7 +115,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
       await Promise.all([base.close(), api.close()])
       await sandbox.close()
       if (tokenFile) removeAdminTokenFile(tokenFile, sandbox.adminToken)
-      logger.info('state flushed; bye')
+      // One human line on Ctrl-C; the JSON log line only for --json callers, who parse stderr too.
+      if (flags.json) logger.info('state flushed; bye')
+      else process.stderr.write(`adops-sandbox: stopped; ${flags.state === 'memory' ? 'memory state discarded' : `state saved in ${flags.state}`}.\n`)
       process.exit(0)
     } catch (error) {
       fail(`could not flush state: ${(error as Error).message}`)
@@ -128,6 +144,21 @@ function publishToken(flags: ServeFlags, token: string | null): string | null {
     fail(`could not write the admin token file ${file}: ${(error as Error).message}`)
   }
   return generated ? file : null
+}
+
+/**
+ * What a failed start removes: the state folder when it is new, else a list of what the state file's
+ * name already spells there (the file, its log, lock and owner record), read again on failure.
+ */
+function newStateFiles(state: string): () => string[] {
+  const dir = dirname(resolve(state))
+  if (!existsSync(dir)) return () => [dir]
+  const name = basename(state)
+  const mine = () => readdirSync(dir).filter((f) => f === name || f.startsWith(`${name}.`))
+  const before = new Set(mine())
+  // A state that existed before is the user's: nothing of it is removed.
+  if (before.has(name)) return () => []
+  return () => mine().filter((f) => !before.has(f)).map((f) => join(dir, f))
 }
 
 function portMessage(error: NodeJS.ErrnoException, port: string | number, flag: string): string {

@@ -7,7 +7,7 @@ import { defaultPolicy } from '../../domain/policy.js'
 import { checkBlockTools } from '../../domain/tool-blocks.js'
 import { CATALOG } from '../../domain/catalog.js'
 import type { OutboxMail } from '../../domain/model.js'
-import { policySchema } from '../../store/world-file.js'
+import { policySchema } from '../../domain/world-schema.js'
 
 const outboxQuery = z.strictObject({
   workspace_id: z.string().optional(),
