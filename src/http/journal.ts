@@ -7,6 +7,7 @@ import { JournalArena } from './journal-arena.js'
 import type { StoredEntry } from './journal-entry.js'
 import type { Exchange } from './journal-entry.js'
 import { expand, safeExchangeEntry } from './journal-entry.js'
+import { adminTokenCheck } from './control/admin-token.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -135,12 +136,16 @@ export class Journal {
 }
 
 /**
- * Express middleware that records every exchange of a host except the control plane. Must run
+ * Express middleware that records every exchange of a host except the control plane (a control-plane
+ * request refused for want of the admin token is recorded: `adminToken` gives the configured one). Must run
  * before the body parser so it can capture the raw request text.
  */
-export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api') {
+export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api', adminToken: () => string | null = () => null) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path.startsWith('/_sandbox')) return next()
+    // The person's own control-plane calls are not journaled; one refused for its admin token is an
+    // attempt from outside (an agent reaching for the person's side) and is, if it is answered 4xx.
+    const outsider = req.path.startsWith('/_sandbox') && !adminTokenCheck(adminToken())(req.get('x-sandbox-admin'))
+    if (req.path.startsWith('/_sandbox') && !outsider) return next()
     const started = performance.now()
     const sandboxMs = clock.now()
     // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
@@ -154,7 +159,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     }
     let recorded = false
     const record = (status: number) => {
-      if (recorded) return
+      if (recorded || (outsider && status < 400)) return
       recorded = true
       journal.recordExchange({
         host, started, sandboxMs, path, status, req, res, query: req.query,
