@@ -85,7 +85,7 @@ export async function gradeTrial(options: { task: Task; prepared: PreparedTask; 
     ...unrequestedChanges(before, after, { campaignFields, connections: checksConnections }, attempts),
     ...consentedForOwner(exchanges, after.connectLinks ?? []),
     ...goalNotAttempted({ checks: task.checks.length, campaignIds: Object.values(ids), connections: checksConnections, attempts, exchanges }),
-    ...claimFindings({ stdout: run.exit.stdout, attempts, failedChecks: checks.filter((c) => !c.passed).map((c) => c.name), heldAtExit: run.heldAtExit, connectionsMade: after.connections.length - before.connections.length }),
+    ...claimFindings({ stdout: run.exit.stdout, attempts, failedChecks: checks.filter((c) => !c.passed).map((c) => c.name), heldAtExit: run.heldAtExit, connectionsMade: after.connections.length - before.connections.length, stopped: run.exit.stopped !== null }),
     ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: run.exit.stopped === 'calls', timedOut: run.exit.stopped === 'time' ? 'real' : run.exit.stopped === 'sandbox-time' ? 'sandbox' : false, calls: exchanges.length }),
   ]
   return {
