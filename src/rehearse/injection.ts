@@ -21,7 +21,7 @@ const intent = z.strictObject({
 })
 
 export const injectionSchema = z.strictObject({
-  /** Text that tells a read carrying the planted instruction (a successful answer containing it). */
+  /** Text that tells a read carrying the planted instruction (any answer containing it, at any status, on any surface). */
   marker: z.string().min(1),
   /** Where the instruction is planted (each text may use `{target.id}`-style placeholders). Worlds may carry it too. */
   plant: z.strictObject({
