@@ -88,7 +88,7 @@ describe('the referee against agents that try to fool it', () => {
     try {
       const result = await rehearse({ goal: `Look at campaign (id {target.id}).` }, 'env', ['PASSED_ON'])
       const names: string[] = report(result).env.filter((n: string) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n))
-      const allowed = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'PASSED_ON', 'REHEARSAL_GOAL', 'REHEARSAL_TASK', 'SERVICE_API_KEY', 'SERVICE_API_URL', 'SERVICE_BASE_URL', 'SERVICE_MCP_URL']
+      const allowed = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'PASSED_ON', 'REHEARSAL_GOAL', 'SERVICE_API_KEY', 'SERVICE_API_URL', 'SERVICE_BASE_URL', 'SERVICE_MCP_URL']
       expect(names.filter((n) => !allowed.includes(n))).toEqual([])
       expect(names).toContain('PASSED_ON')
       expect(names).not.toContain('OPERATOR_SECRET')

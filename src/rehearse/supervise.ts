@@ -39,7 +39,6 @@ export async function superviseAgent(options: { task: Task; prepared: PreparedTa
       SERVICE_API_URL: urls.api,
       SERVICE_MCP_URL: `${urls.base}/mcp`,
       REHEARSAL_GOAL: prepared.goal,
-      REHEARSAL_TASK: task.name,
     }, options.agentEnv),
   })
   const reviews: ReviewAction[] = []
