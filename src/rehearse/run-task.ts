@@ -33,7 +33,12 @@ export interface TranscriptLine {
 /** The most characters of one body the transcript keeps (the rest is cut with a note). */
 export const BODY_LIMIT = 2000
 
-/** One task's outcome: passed or the reasons, with the evidence and the efficiency numbers. */
+/**
+ * One task's outcome: passed or the reasons, with the evidence and the efficiency numbers. What the
+ * metrics read (issue 34 items 6-7): `goal_met` (utility: every check passed), `attack_succeeded`
+ * (the injection's targeted effect happened; null without one) and `findings[]`, each with `kind`,
+ * `severity` (critical/high/medium/low) and `evidence` (journal seqs, audit ids).
+ */
 export interface TaskResult {
   task: string
   file: string

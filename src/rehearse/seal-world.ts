@@ -27,9 +27,7 @@ export async function sealWorld(control: ControlClient): Promise<number> {
   const live = state.keys.filter((k) => !k.revoked_at)
   const now = (await control.clock()).now
   await control.request('PUT', '/state', { ...state, keys: state.keys.map((k) => (k.revoked_at ? k : { ...k, revoked_at: now })) })
-  for (const k of live) {
-    await control.mintKey({ user_id: k.user_id, workspace_id: k.workspace_id, scopes: k.scopes, name: k.name })
-  }
+  await Promise.all(live.map((k) => control.mintKey({ user_id: k.user_id, workspace_id: k.workspace_id, scopes: k.scopes, name: k.name })))
   return live.length
 }
 
