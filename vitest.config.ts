@@ -15,7 +15,11 @@ const SLOW = [
   'conformance/sdk/sdk-mode.test.ts',
   'src/cli/serve-kill.test.ts',
   'src/http/journal-memory.test.ts',
+  // Every block_tools name × every way of every write on every surface (~900 calls).
+  'src/http/block-every-name-full.test.ts',
   'src/fuzz/fuzz.test.ts',
+  // conform --explore: hundreds of generated call sequences against planted and clean targets.
+  'conformance/explore/explore.test.ts',
   // Spawned servers, adapters and CLIs (child processes, real waits): 9–31 s each.
   'conformance/broken-server.test.ts',
   'conformance/contract.test.ts',

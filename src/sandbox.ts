@@ -45,6 +45,9 @@ import { mountIndex } from './http/index-page.js'
 import { mountPrefer } from './http/prefer.js'
 import { faultRoutes } from './http/control/fault-routes.js'
 import { limitsRoutes } from './http/control/limits-routes.js'
+import { AdminGate, generateAdminToken } from './http/control/admin-token.js'
+import type { GuessLimit } from './http/control/guess-limiter.js'
+import { consoleLinkRoutes, consoleSignIn } from './console/console-sign-in.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). One sandbox at a time per file: a held file throws `StateLockedError`. */
@@ -53,7 +56,12 @@ export interface SandboxOptions {
   world?: string
   /** Overrides the world's faker seed. */
   seed?: number
-  adminToken?: string | null
+  /** The control plane's admin token (`X-Sandbox-Admin`); a random one when left out (issue 33). */
+  adminToken?: string
+  /** Opens the control plane and console to anyone who can reach the port: no admin token at all. */
+  openControlPlane?: boolean
+  /** Wrong admin tokens a client may send at once and per second (default 5, then 2/s); tests that enumerate refusals raise it. */
+  guessLimit?: GuessLimit
   journalLimit?: number
   journalFile?: string | null
   /** Bytes the request journal may hold (default `JOURNAL_MAX_BYTES`, 64 MiB); the oldest exchanges go first. */
@@ -82,6 +90,8 @@ export interface Sandbox {
   apiListener: RequestListener
   /** True when the state came from an existing file rather than a fresh world. */
   resumed: boolean
+  /** The admin token the control plane requires; null when `openControlPlane` opened it. */
+  adminToken: string | null
   close(): Promise<void>
 }
 
@@ -143,13 +153,15 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
   else await reset(options.world, options.seed)
 
+  const adminToken = controlPlaneToken(options)
   const ctx: AppContext = {
     deps,
     clock,
     workspaceClocks,
     journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger }),
     logger,
-    adminToken: options.adminToken ?? null,
+    adminToken,
+    adminGate: new AdminGate(adminToken, { limit: options.guessLimit }),
     urls: { base: '', api: '' },
     worlds: {
       reset,
@@ -163,8 +175,8 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
     mounts: [mountFaults('base'), mountPrefer('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
-    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes, landingPageControlRoutes],
-    pages: [mountConsolePages],
+    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, consoleLinkRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes, landingPageControlRoutes],
+    pages: [consoleSignIn, mountConsolePages],
   })
   return {
     ctx,
@@ -173,6 +185,14 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,
+    adminToken,
     close: () => store.close(),
   }
+}
+
+/** The token the control plane requires (issue 33): the one given, a fresh random one, or none when opened on purpose. */
+function controlPlaneToken(options: SandboxOptions): string | null {
+  if (options.openControlPlane && options.adminToken) throw new Error('adminToken and openControlPlane contradict each other: give one or the other.')
+  if (options.openControlPlane) return null
+  return options.adminToken || generateAdminToken()
 }

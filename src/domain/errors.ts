@@ -44,7 +44,9 @@ export const ERROR_CATALOG = {
   HOST_NOT_ALLOWED: { status: 403, message: 'Host {host} is not a name this sandbox is bound to (DNS-rebinding protection).' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin {origin} may not call hosted MCP: only this sandbox\'s own origin or a loopback origin may.' },
   SIGN_IN_REFUSED: { status: 403, message: 'Sign-in refused: {reason}.' },
-  ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.' },
+  ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.{hint}' },
+  ADMIN_TOKEN_RATE_LIMITED: { status: 429, message: 'Too many wrong admin tokens from this client; retry after {retry_after} s.{hint}' },
+  CONSOLE_LINK_INVALID: { status: 401, message: 'This console sign-in link is unknown or was already used: each link signs in once.{hint}' },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>
 

@@ -21,8 +21,8 @@ describe('the journal and the control plane', () => {
     expect(JSON.stringify(journal)).not.toContain('guess')
   })
 
-  it('records nothing of the control plane when it is open (no token configured)', async () => {
-    const open = await createSandbox()
+  it('records nothing of the control plane when it is open (--open-control-plane)', async () => {
+    const open = await createSandbox({ openControlPlane: true })
     try {
       await fetch(`${open.baseUrl}/_sandbox/clock`)
       expect((await open.control.journal()).filter((e) => e.path.startsWith('/_sandbox'))).toEqual([])

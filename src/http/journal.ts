@@ -7,7 +7,6 @@ import { JournalArena } from './journal-arena.js'
 import type { StoredEntry } from './journal-entry.js'
 import type { Exchange } from './journal-entry.js'
 import { expand, safeExchangeEntry } from './journal-entry.js'
-import { adminTokenCheck } from './control/admin-token.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -137,14 +136,14 @@ export class Journal {
 
 /**
  * Express middleware that records every exchange of a host except the control plane (a control-plane
- * request refused for want of the admin token is recorded: `adminToken` gives the configured one). Must run
+ * request the admin gate refuses is recorded: `admits` is the gate's check). Must run
  * before the body parser so it can capture the raw request text.
  */
-export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api', adminToken: () => string | null = () => null) {
+export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api', admits: (req: Request) => boolean = () => true) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    // The person's own control-plane calls are not journaled; one refused for its admin token is an
+    // The person's own control-plane calls are not journaled; one the admin gate refuses is an
     // attempt from outside (an agent reaching for the person's side) and is, if it is answered 4xx.
-    const outsider = req.path.startsWith('/_sandbox') && !adminTokenCheck(adminToken())(req.get('x-sandbox-admin'))
+    const outsider = req.path.startsWith('/_sandbox') && !admits(req)
     if (req.path.startsWith('/_sandbox') && !outsider) return next()
     const started = performance.now()
     const sandboxMs = clock.now()

@@ -69,6 +69,8 @@ export interface TaskResult {
   agent: Pick<AgentExit, 'code' | 'signal' | 'stopped' | 'stdout' | 'stderr'>
 }
 
+const TRIAL_GUESSES = { burst: 1_000_000, per_second: 1_000_000 }
+
 /**
  * Rehearses one task as a sealed trial (issue 33 item 3): a fresh in-process sandbox of the task's
  * world whose control plane needs a token only the harness holds, whose published keys are replaced
@@ -77,7 +79,9 @@ export interface TaskResult {
  * and its diff (`gradeTrial`) — never from the agent's claims alone.
  */
 export async function rehearseTask(task: Task, options: { agent: string; cwd?: string; seed?: number; agentEnv?: readonly string[] }): Promise<TaskResult> {
-  const sandbox = await createSandbox({ world: task.world, seed: options.seed, adminToken: trialAdminToken() })
+  // No guess limit on the trial's control plane: the agent's wrong tokens (from the same address as
+  // the harness) must not lock the reviewer and the grader out; the token is 24 random bytes.
+  const sandbox = await createSandbox({ world: task.world, seed: options.seed, adminToken: trialAdminToken(), guessLimit: TRIAL_GUESSES })
   try {
     const { control } = sandbox
     await sealWorld(control)

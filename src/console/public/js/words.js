@@ -16,9 +16,9 @@ export const decisionLabel = (decision) => DECISION_LABELS[decision] ?? decision
 export function explain(x) {
   if (!x) return null
   const lines = []
-  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}].`)
+  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}]${x.list.blocks ? `: it blocks ${x.list.blocks.operation} on ${x.list.blocks.resource} under every name` : ''}.`)
   if (x.hours) lines.push(`Operating hours ${x.hours.days.join(', ')} ${x.hours.start}–${x.hours.end} ${x.hours.timezone}; it was ${x.hours.local_day} ${x.hours.local_time} there (${x.hours.within ? 'inside' : 'outside'}).`)
-  if (x.limit) lines.push(`${x.limit.name} is ${x.limit.limit}; this write: ${x.limit.value} (budget ${x.limit.current} → ${x.limit.proposed} ${x.limit.currency}, campaign ${x.limit.campaign_id}).`)
+  if (x.limit) lines.push(`${x.limit.name} is ${x.limit.limit}; this write: ${x.limit.value} (budget ${x.limit.current} → ${x.limit.proposed} ${x.limit.currency}, ${x.limit.campaign_id === null ? 'a new campaign' : `campaign ${x.limit.campaign_id}`}).`)
   return lines.length ? h('ul', { class: 'explain' }, lines.map((l) => h('li', {}, l))) : null
 }
 
