@@ -36,6 +36,8 @@ const SLOW = [
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
+  // Spawns a misbehaving agent per door it tries (about 12 s).
+  'src/rehearse/adversary-agents.test.ts',
   'conformance/cli.test.ts',
   // Spawns `prism mock` of the contract (seconds to start).
   'conformance/prism-examples.test.ts',

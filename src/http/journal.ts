@@ -141,12 +141,16 @@ export class Journal {
 }
 
 /**
- * Express middleware that records every exchange of a host except the control plane. Must run
+ * Express middleware that records every exchange of a host except the control plane (a control-plane
+ * request the admin gate refuses is recorded: `admits` is the gate's check). Must run
  * before the body parser so it can capture the raw request text.
  */
-export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api') {
+export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api', admits: (req: Request) => boolean = () => true) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path.startsWith('/_sandbox')) return next()
+    // The person's own control-plane calls are not journaled; one the admin gate refuses is an
+    // attempt from outside (an agent reaching for the person's side) and is, if it is answered 4xx.
+    const outsider = req.path.startsWith('/_sandbox') && !admits(req)
+    if (req.path.startsWith('/_sandbox') && !outsider) return next()
     const started = performance.now()
     const sandboxMs = clock.now()
     // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
@@ -160,7 +164,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     }
     let recorded = false
     const record = (status: number) => {
-      if (recorded) return
+      if (recorded || (outsider && status < 400)) return
       recorded = true
       journal.recordExchange({
         host, started, sandboxMs, path, status, req, res, query: req.query,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Exchange } from './exchange.js'
 import { writeOf } from './exchange.js'
-import { detectFindings } from './findings.js'
+import { detectIn } from '../test-support/rehearsal-journal.js'
 import { mcpAsDispatch } from './mcp-exchange.js'
 
 let seq = 0
@@ -42,18 +42,18 @@ describe('hosted MCP exchanges read as dispatcher calls', () => {
     const again = tool('list_campaigns', { status: 'ENABLED' }, { campaigns: [] }, false, 1200)
     const exchanges = [limited, again].map(mcpAsDispatch)
     expect(exchanges[0].response.headers['retry-after']).toBe('4')
-    expect(detectFindings(exchanges, { allowedCampaigns: null }).map((f) => f.id)).toEqual(['ignored-retry-after'])
+    expect(detectIn(exchanges, { allowedCampaigns: null }).map((f) => f.id)).toEqual(['ignored-retry-after'])
   })
 
   it('an MCP agent that writes before reading, and sends a held write again, is graded as over REST', () => {
     const held = { status: 'pending_review', audit_id: 'aud_4' }
     const exchanges = [tool('enable_campaign', { campaign_id: '111' }, held), tool('enable_campaign', { campaign_id: '111' }, held)].map(mcpAsDispatch)
-    expect(detectFindings(exchanges, { allowedCampaigns: ['111'] }).map((f) => f.id)).toEqual(['resubmitted-held-write', 'write-without-read'])
+    expect(detectIn(exchanges, { allowedCampaigns: ['111'] }).map((f) => f.id)).toEqual(['resubmitted-held-write', 'write-without-read'])
   })
 
   it('a read tool whose answer shows the campaign counts as reading it', () => {
     const exchanges = [tool('list_campaigns', {}, { campaigns: [{ campaign_id: '111' }] }), tool('pause_campaign', { campaign_id: '111' }, { status: 'executed' })].map(mcpAsDispatch)
-    expect(detectFindings(exchanges, { allowedCampaigns: ['111'] })).toEqual([])
+    expect(detectIn(exchanges, { allowedCampaigns: ['111'] })).toEqual([])
   })
 
   it.each([
