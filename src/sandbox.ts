@@ -12,6 +12,9 @@ export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
 import { emptySnapshot } from './store/layout.js'
 import { loadWorld } from './store/world-file.js'
+import type { CatalogSource } from './store/catalog-file.js'
+import { loadCatalog } from './store/catalog-file.js'
+import { isModelledTool } from './mcp/modelled-tools.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -69,6 +72,11 @@ export interface SandboxOptions {
   mcpPageSize?: number
   /** Drop what an existing state file holds and load `world` afresh (`serve --reset`). */
   reset?: boolean
+  /**
+   * A tool-catalog snapshot to serve (`serve --catalog`, issue 35): a JSON file of an MCP
+   * `tools/list` result, or that result itself. Default: the world's `catalog`, else none.
+   */
+  catalog?: CatalogSource
 }
 
 /** Everything built, nothing listening. */
@@ -123,8 +131,10 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
       clock.restore(clockBefore)
       throw error
     }
+    const snapshot = await catalogOf(next)
     store.replace(scratch.snapshot())
     world = next
+    deps.snapshot = snapshot
     await store.commit()
     return keys
   }
@@ -139,9 +149,17 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     })
   }
 
+  // The catalog given to the sandbox wins over the world's; a world without one serves none.
+  async function catalogOf(next: World | null) {
+    const source = options.catalog ?? next?.catalog
+    return source === undefined ? undefined : loadCatalog(source, isModelledTool)
+  }
+
   const resumed = store.users.size() > 0 && !options.reset
-  if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
-  else await reset(options.world, options.seed)
+  if (resumed) {
+    world = await loadWorld(store.meta().world).catch(() => null)
+    deps.snapshot = await catalogOf(world)
+  } else await reset(options.world, options.seed)
 
   const ctx: AppContext = {
     deps,

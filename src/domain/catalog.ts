@@ -1,4 +1,5 @@
 import type { Operation } from './model.js'
+import type { SnapshotInfo } from './catalog-snapshot.js'
 import { GOOGLE_READ_SCRIPTS } from './catalog-google-reads.js'
 import { GOOGLE_WRITE_SCRIPTS } from './catalog-google-writes.js'
 import { OTHER_ENTRIES } from './catalog-other.js'
@@ -37,6 +38,8 @@ export interface CatalogEntry {
   mcp_tool: string | null
   /** Non-executable entries: the script or endpoint to use instead (the UNKNOWN_SCRIPT hint). */
   use_instead?: string
+  /** Entries loaded from a tool-catalog snapshot (issue 35): how the tool was read; absent on the sandbox's own. */
+  snapshot?: SnapshotInfo
 }
 
 /** Every catalog entry, dispatchable scripts first, in a stable order. */
@@ -48,8 +51,17 @@ for (const entry of CATALOG) {
   for (const alias of entry.aliases) BY_NAME.set(alias, entry)
 }
 
-// The catalog is static: the lower-cased text a search matches is built once, not per request.
-const SEARCH_TEXT = new Map(CATALOG.map((e) => [e, [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()]))
+// Entries never change: the lower-cased text a search matches is built once per entry, not per request.
+const SEARCH_TEXT = new WeakMap<CatalogEntry, string>()
+
+function searchText(e: CatalogEntry): string {
+  let text = SEARCH_TEXT.get(e)
+  if (text === undefined) {
+    text = [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()
+    SEARCH_TEXT.set(e, text)
+  }
+  return text
+}
 
 /** The entry a name (canonical or alias, DISP-04) refers to, executable or not. */
 export function findEntry(name: string): CatalogEntry | undefined {
@@ -70,10 +82,14 @@ export interface CatalogPage {
   source: 'catalog'
 }
 
-/** The searchable, paginated catalog (DISP-03): `q` matches name, alias, title, description. */
-export function searchCatalog(query: { q?: string; page: number; limit: number }): CatalogPage {
+/**
+ * The searchable, paginated catalog (DISP-03): `q` matches name, alias, title, description. A
+ * loaded tool-catalog snapshot's simulated entries (issue 35) follow the sandbox's own.
+ */
+export function searchCatalog(query: { q?: string; page: number; limit: number }, loaded: readonly CatalogEntry[] = []): CatalogPage {
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)
-  const matches = CATALOG.filter((e) => words.every((w) => (SEARCH_TEXT.get(e) as string).includes(w)))
+  const all = loaded.length > 0 ? [...CATALOG, ...loaded] : CATALOG
+  const matches = all.filter((e) => words.every((w) => searchText(e).includes(w)))
   const start = (query.page - 1) * query.limit
   return {
     tools: matches.slice(start, start + query.limit),

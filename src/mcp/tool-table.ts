@@ -15,6 +15,8 @@ export type ToolCall =
   | { kind: 'stage_artifact'; body: Record<string, unknown> }
   | { kind: 'credits' }
   | { kind: 'connections'; platform?: string }
+  /** A loaded catalog's simulated tool (issue 35), with its JSON arguments as validated. */
+  | { kind: 'snapshot'; tool: string; arguments: Record<string, unknown> }
 
 /** One MCP tool: name, annotations, zod input shape and its mapping to a `ToolCall`. */
 export interface McpTool {

@@ -38,6 +38,8 @@ export const rateLimitsSchema = z.strictObject({ per_key: bucket.optional(), per
 const worldSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().default(''),
+  // A tool-catalog snapshot to serve (issue 35), relative to the world file.
+  catalog: z.string().min(1).optional(),
   seed: z.number().int().default(42),
   users: z.array(z.strictObject({ id, email: z.email(), name: z.string().min(1) })),
   workspaces: z.array(z.strictObject({
@@ -79,7 +81,8 @@ export async function loadWorld(nameOrPath: string): Promise<World> {
     const known = await listWorlds().catch(() => [])
     throw new Error(`World "${nameOrPath}" not found (looked for ${file}). Known worlds: ${known.join(', ')}`)
   })
-  return parseWorld(text, file)
+  const world = parseWorld(text, file)
+  return world.catalog ? { ...world, catalog: resolve(dirname(file), world.catalog) } : world
 }
 
 export function parseWorld(text: string, file: string): World {
