@@ -14,6 +14,7 @@ export interface EnvConfig {
   journalMaxBytes?: string
   durability?: string
   mcpPageSize?: string
+  catalog?: string
 }
 
 export const ENV_NAMES: Record<keyof EnvConfig, string> = {
@@ -29,6 +30,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   journalMaxBytes: 'SANDBOX_JOURNAL_MAX_BYTES',
   durability: 'SANDBOX_DURABILITY',
   mcpPageSize: 'SANDBOX_MCP_PAGE_SIZE',
+  catalog: 'SANDBOX_CATALOG',
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

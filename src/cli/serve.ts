@@ -28,6 +28,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--journal-max-bytes <n>', 'bytes the request journal may hold; the oldest exchanges go first').default(JOURNAL_MAX_BYTES).argParser(positive).env('SANDBOX_JOURNAL_MAX_BYTES'))
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(env.logLevel ?? 'info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).env('SANDBOX_LOG_LEVEL'))
     .addOption(mcpPageSizeOption())
+    .addOption(new Option('--catalog <file>', 'serve a tool catalog: a JSON MCP tools/list result (docs/catalogs.md); default the world\'s').env('SANDBOX_CATALOG'))
     .option('--reset', 'drop what the state file holds and start the world afresh')
     .option('--json', 'print the start-up banner as one JSON line')
     .action((flags: ServeFlags, command: Command) => runServe({ ...flags, worldGiven: command.getOptionValueSource('world') !== 'default' }))
@@ -47,6 +48,7 @@ interface ServeFlags {
   durability: Durability
   logLevel: string
   mcpPageSize?: number
+  catalog?: string
   json?: boolean
   reset?: boolean
   /** `--world` (or SANDBOX_WORLD) was given, not defaulted. */
@@ -62,8 +64,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
-    mcpPageSize: flags.mcpPageSize, reset: flags.reset,
+    mcpPageSize: flags.mcpPageSize, reset: flags.reset, catalog: flags.catalog,
   }).catch((error: Error) => fail(error.message))
+  const loaded = sandbox.ctx.deps.snapshot
+  if (loaded) logger.info({ catalog: loaded.source, tools: loaded.tools.length, simulated: loaded.entries.length }, 'tool catalog loaded')
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
   if (sandbox.resumed && flags.worldGiven && held !== flags.world) {

@@ -167,11 +167,12 @@ function effectOf(annotated: unknown, suffixed: string | undefined, readOnlyHint
 }
 
 const PERFORMANCE_WORDS = ['performance', 'report', 'insights', 'metrics', 'stats', 'analytics', 'spend']
+const LIST_WORDS = ['list', 'search', 'find', 'browse']
 const GET_WORDS = ['get', 'fetch', 'describe', 'check', 'verify', 'estimate', 'forecast', 'lookup', 'status', 'profile', 'balance']
 
 function familyOf(words: string[]): Family {
   if (words.some((w) => PERFORMANCE_WORDS.includes(w))) return 'performance'
-  if (words.includes('list') || words[0] === 'search') return 'list'
+  if (words.some((w) => LIST_WORDS.includes(w))) return 'list'
   if (words.some((w) => GET_WORDS.includes(w))) return 'get'
   return 'other'
 }
