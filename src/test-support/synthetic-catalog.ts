@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 export type Effect = 'read' | 'write' | 'publish' | 'state'
 
 export interface SyntheticTool {
+  [more: string]: unknown
   name: string
   title: string
   description: string
