@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +8,8 @@ import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
 import { RestClient } from '../client/rest-client.js'
 import { loadCatalog } from '../store/catalog-file.js'
+import { worldsDir } from '../store/world-file.js'
+import { buildSandbox } from '../sandbox.js'
 import { createMcpServer } from './server.js'
 import { restBackend } from './rest-backend.js'
 import { isModelledTool } from './modelled-tools.js'
@@ -69,6 +71,17 @@ describe('a catalog from another service, over REST (issue 35 item 4)', () => {
     const price = await call(client, 'acme.pricing.set', { sku: 'A1', price: 3 })
     expect(price.structuredContent).toMatchObject({ simulated: true, status: 'accepted', world_changed: false })
     await client.close()
+  })
+
+  it('loads the catalog a world file names, relative to the world file; createSandbox({ catalog }) wins over it', async () => {
+    const world = join(file, '..', 'world.yaml')
+    await writeFile(world, `${await readFile(join(worldsDir(), 'default.yaml'), 'utf8')}\ncatalog: other.json\n`)
+    const fromWorld = await buildSandbox({ world })
+    expect(fromWorld.ctx.deps.snapshot?.tools.map((t) => t.name)).toEqual(OTHER_SERVICE.map((t) => t.name))
+    await fromWorld.close()
+    const given = await buildSandbox({ world, catalog: { tools: [OTHER_SERVICE[1]] } })
+    expect(given.ctx.deps.snapshot?.tools.map((t) => t.name)).toEqual(['acme.orders.search'])
+    await given.close()
   })
 
   it('refuses a catalog file that is not a tools/list result, naming the file and the problem', async () => {

@@ -103,6 +103,17 @@ describe('hosted MCP serving a loaded catalog (issue 35 item 4)', () => {
     expect(approved.body).toMatchObject({ audit: { status: 'executed' }, result: { simulated: true, status: 'accepted', tool: 'shop_update_product_price' } })
   })
 
+  it('shows a held catalog write in the console queue with its title and cost; the console\'s approval runs it', async () => {
+    const held = await call(agent, 'pinterest_publish_ad', { ad_id: 'ad_9' })
+    const id = held.structuredContent?.audit_id as string
+    const queue = await sb.base('GET', '/_sandbox/console/queue')
+    expect(queue.body.entries.find((e: { id: string }) => e.id === id)).toMatchObject({ script: 'pinterest_publish_ad', title: 'Pinterest Publish Ad', cost: 20, args: ['--ad_id="ad_9"'] })
+    const before = await balance()
+    const approved = await sb.base('POST', `/_sandbox/reviews/${id}/approve`, { body: { reviewer: 'Dana' } })
+    expect(approved.body).toMatchObject({ audit: { status: 'executed', credits: 20 }, result: { tool: 'pinterest_publish_ad', simulated: true } })
+    expect(await balance()).toBe(before - 20)
+  })
+
   it('blocks a catalog tool the policy names in block_tools, before anything runs', async () => {
     const put = await sb.base('PUT', '/_sandbox/workspaces/ws_acme/policy', { body: { block_tools: ['reddit_create_campaign_draft'] } })
     expect(put.status).toBe(200)
