@@ -15,6 +15,7 @@ export interface CliOptions {
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
   sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
+  catalog?: string; mcpUrl?: string; keyHeader?: string[]; catalogOnly?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (docs/conformance.md "Exit codes"). */

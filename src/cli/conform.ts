@@ -29,6 +29,10 @@ export function conformCommand(): Command {
     .option('--verbose', 'print every transcript')
     .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, docs/guide-sdk.md) for `sdk` steps')
     .option('--drift', 'compare a deployment (--base-url/--api-url/--key, or --target) with the sandbox step by step; report where they disagree')
+    .option('--catalog <file>', 'with --drift: the tool-catalog snapshot the sandbox side serves when catalogs are compared')
+    .option('--mcp-url <url>', 'with --drift: the target\'s hosted MCP endpoint (default <base-url>/mcp)')
+    .option('--key-header <name>', 'with --drift: a header that carries the owner key to the target\'s MCP (repeatable; default X-Service-Key)', many)
+    .option('--catalog-only', 'with --drift: compare only the tool catalogs (tools/list), run no scenarios')
     .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {
       // The kit (loader, reporters, SDK steps and their MCP client) is loaded on use: `serve` must not pay for it.
