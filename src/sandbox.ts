@@ -14,7 +14,6 @@ import { emptySnapshot } from './store/layout.js'
 import { loadWorld } from './store/world-file.js'
 import type { CatalogSource } from './store/catalog-file.js'
 import { loadCatalog } from './store/catalog-file.js'
-import { isModelledTool } from './mcp/modelled-tools.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -152,7 +151,10 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
   // The catalog given to the sandbox wins over the world's; a world without one serves none.
   async function catalogOf(next: World | null) {
     const source = options.catalog ?? next?.catalog
-    return source === undefined ? undefined : loadCatalog(source, isModelledTool)
+    if (source === undefined) return undefined
+    // Loaded on use: a sandbox without a catalog does not import the MCP tool table at start-up.
+    const { isModelledTool } = await import('./mcp/modelled-tools.js')
+    return loadCatalog(source, isModelledTool)
   }
 
   const resumed = store.users.size() > 0 && !options.reset

@@ -4,6 +4,8 @@ import type { RunResult, ScriptContext, ScriptExecutor } from './scripts/types.j
 import { nowIn } from './workspace-time.js'
 import { hashSeed, prng } from './seeded.js'
 import { addDays, dateOf, rangeTotals, sumMetrics, withTotals } from './metrics.js'
+import { ROW_WINDOW_DAYS, campaignRow } from './campaign-view.js'
+import { keepUnchanged, sameRows } from './kept-values.js'
 import { iso } from './durations.js'
 import { simulatedWrite } from './catalog-simulate-writes.js'
 
@@ -22,21 +24,57 @@ export const SIMULATED_EXECUTOR: ScriptExecutor = {
   run: (ctx) => (ctx.call.entry.kind === 'write' ? simulatedWrite.run(ctx) : { result: simulatedRead(ctx) }),
 }
 
+/**
+ * A simulated read's result. The same call asked again while its inputs are unchanged (the same
+ * shared campaign rows, the same day) is the very same frozen result, so its JSON is reused whole,
+ * as for `list_campaigns` (`keepUnchanged`): a polled simulated read costs no more than a modelled one.
+ */
 function simulatedRead(ctx: ScriptContext): Record<string, unknown> {
   const entry = ctx.call.entry as SnapshotEntry
   const args = ctx.call.values as Args
   const now = nowIn(ctx.deps, ctx.workspace.id)
   const head = { tool: entry.name, simulated: true as const, platform: ctx.call.platform || null, notice: SIMULATED_NOTICE }
+  let result: Record<string, unknown>
   switch (entry.snapshot.family) {
     case 'performance':
-      return { ...head, ...performance(ctx, args, now) }
+      result = { ...head, ...performance(ctx, args, now) }
+      break
     case 'list':
-      return { ...head, ...listing(ctx, entry, args, now) }
-    case 'get':
-      return { ...head, item: itemOf(ctx, entry, args, 0, now) }
+      result = { ...head, ...listing(ctx, entry, args, now) }
+      break
+    case 'get': {
+      const item = itemOf(ctx, entry, args, 0, now)
+      result = { ...head, item }
+      // A world campaign's item is kept only while that campaign row is the same (rows are replaced on change).
+      const campaign = typeof args.campaign_id === 'string' ? ctx.deps.store.campaigns.get(args.campaign_id) : undefined
+      if (campaign && campaign.workspace_id === ctx.workspace.id) builtFrom.set(result, [campaign])
+      break
+    }
     default:
+      // Stamped with the instant asked: never the same twice, so never kept.
       return { ...head, status: 'ok', checked_at: iso(now), arguments: present(args) }
   }
+  stamps.set(result, stampOf(result, now))
+  const rows = builtFrom.get((result.rows ?? result.items ?? {}) as object)
+  if (rows) builtFrom.set(result, rows)
+  return keepUnchanged(ctx.deps, `sim|${ctx.workspace.id}|${entry.name}|${ctx.call.platform}|${JSON.stringify(args)}`, result, { same: sameSimulated })
+}
+
+const stamps = new WeakMap<object, string>()
+/** The campaign rows a result was built from, when it was (shared per campaign version, `campaignRow`). */
+const builtFrom = new WeakMap<object, readonly object[]>()
+
+// Seeded items depend only on the key and the day; campaign-based results also on their rows.
+function stampOf(result: Record<string, unknown>, now: number): string {
+  return `${dateOf(now)}|${(result.date_range as { end_date?: string } | undefined)?.end_date ?? ''}`
+}
+
+function sameSimulated(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  if (stamps.get(a) !== stamps.get(b)) return false
+  const ra = builtFrom.get(a)
+  const rb = builtFrom.get(b)
+  if (!ra || !rb) return ra === rb
+  return sameRows(ra, rb)
 }
 
 /** The window a read asks for: start/end dates, else a `date_range` preset, else `days` (default 30). */
@@ -71,10 +109,16 @@ function presetWindow(preset: string, today: string): [string, string] | null {
 function performance(ctx: ScriptContext, args: Args, now: number): Record<string, unknown> {
   const window = windowOf(args, now)
   const only = typeof args.campaign_id === 'string' ? args.campaign_id : null
-  const rows = campaignsFor(ctx).filter((c) => !only || c.id === only).map((c) => withTotals({
+  const campaigns = campaignsFor(ctx).filter((c) => !only || c.id === only)
+  // The sandbox's own 30-day rows ending today are shared per campaign version: reused, not rebuilt.
+  const standard = window.days === ROW_WINDOW_DAYS && window.end_date === dateOf(now)
+  const rows = standard ? campaigns.map((c) => campaignRow(c, now)) : campaigns.map((c) => withTotals({
     campaign_id: c.id, campaign_name: c.campaign_name, status: c.status, daily_budget: c.daily_budget, currency: c.currency,
+    bidding_strategy: c.bidding_strategy, channel_type: c.channel_type,
   }, rangeTotals(c, window.start_date, window.end_date, now)))
-  return { date_range: window, level: typeof args.level === 'string' ? args.level : 'campaign', summary: sumMetrics(rows), rows, total_rows: rows.length, truncated: false, warnings: [] }
+  const result = { date_range: window, level: typeof args.level === 'string' ? args.level : 'campaign', summary: sumMetrics(rows), rows, total_rows: rows.length, truncated: false, warnings: [] }
+  builtFrom.set(result.rows, rows)
+  return result
 }
 
 function listing(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: number): Record<string, unknown> {
@@ -83,13 +127,15 @@ function listing(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: numb
   let all: Array<Record<string, unknown>>
   if (nounOf(entry) === 'campaigns') {
     const status = typeof args.status === 'string' ? args.status.toUpperCase() : null
-    all = campaignsFor(ctx).filter((c) => !status || c.status === status).map((c) => ({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status, daily_budget: c.daily_budget, currency: c.currency }))
+    all = campaignsFor(ctx).filter((c) => !status || c.status === status).map((c) => campaignRow(c, now) as unknown as Record<string, unknown>)
   } else {
     const total = 3 + (hashSeed(ctx.deps.store.meta().seed, ctx.workspace.id, entry.name) % 10)
     all = Array.from({ length: total }, (_, i) => itemOf(ctx, entry, {}, i, now))
   }
   const items = all.slice(offset, offset + limit)
-  return { items, count: items.length, total: all.length, offset, limit, has_more: offset + limit < all.length }
+  const result = { items, count: items.length, total: all.length, offset, limit, has_more: offset + limit < all.length }
+  if (nounOf(entry) === 'campaigns') builtFrom.set(result.items, all)
+  return result
 }
 
 /** One seeded item of a list or get tool; the id argument a call names is echoed. */

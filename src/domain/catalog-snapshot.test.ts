@@ -4,6 +4,7 @@ import { creditCostOf, entryOf, parseSnapshot } from './catalog-snapshot.js'
 import { decodeArguments, encodeArguments } from './catalog-snapshot-call.js'
 import { windowOf } from './catalog-simulate.js'
 import { syntheticCatalog } from '../test-support/synthetic-catalog.js'
+import { compileToolSchema as compile } from '../support/tool-schema.js'
 
 const tool = (name: string, description = '', annotations: Record<string, unknown> = {}) => ({ name, description, inputSchema: { type: 'object', properties: {} }, annotations })
 const none = () => false
@@ -30,7 +31,7 @@ describe('the synthetic catalog tests use (issue 35 item 6)', () => {
   })
 
   it('loads with no tool name special-cased: a modelled check is the only input besides the file', () => {
-    const catalog = parseSnapshot(tools, { source: 'mem', modelled: (n) => n === 'google_list_campaigns' })
+    const catalog = parseSnapshot(tools, { source: 'mem', modelled: (n) => n === 'google_list_campaigns', compile })
     expect(catalog.tools).toHaveLength(tools.length)
     expect(catalog.entries).toHaveLength(tools.length - 1)
     expect(catalog.find('google_list_campaigns')).toBeUndefined()
@@ -74,11 +75,11 @@ describe('reading a tool (issue 35 item 4)', () => {
     [[{ name: 'a', inputSchema: { type: 'string' } }], /"inputSchema" must be a JSON Schema object with type "object"/],
     [[{ name: 'a', inputSchema: {}, annotations: [] }], /"annotations" must be an object/],
   ])('refuses %j naming the problem', (json, message) => {
-    expect(() => parseSnapshot(json, { source: 'f.json', modelled: none })).toThrow(message)
+    expect(() => parseSnapshot(json, { source: 'f.json', modelled: none, compile })).toThrow(message)
   })
 
   it('validates against the inputSchema with defaults filled in, and names the first problem', () => {
-    const catalog = parseSnapshot(syntheticCatalog(), { source: 'mem', modelled: none })
+    const catalog = parseSnapshot(syntheticCatalog(), { source: 'mem', modelled: none, compile })
     expect(catalog.validate('meta_performance_report', {})).toMatchObject({ days: 30, level: 'campaign', date_range: null })
     expect(catalog.problemWith('meta_performance_report', { level: 'keyword' })).toMatch(/^level: must be equal to one of the allowed values/)
     expect(catalog.problemWith('meta_set_daily_budget', { campaign_id: 'c' })).toBe('daily_budget: Field required')
@@ -87,7 +88,7 @@ describe('reading a tool (issue 35 item 4)', () => {
   })
 
   it('a schema Ajv cannot compile refuses every call with the reason', () => {
-    const catalog = parseSnapshot([{ name: 'odd', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }], { source: 'mem', modelled: none })
+    const catalog = parseSnapshot([{ name: 'odd', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }], { source: 'mem', modelled: none, compile })
     expect(catalog.problemWith('odd', {})).toMatch(/^inputSchema: the tool's inputSchema cannot be compiled/)
   })
 })

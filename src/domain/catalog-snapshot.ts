@@ -2,8 +2,25 @@ import type { CatalogEntry } from './catalog.js'
 import type { Operation } from './model.js'
 import { SandboxError } from './errors.js'
 import { isKnownScope } from './scopes.js'
-import { compileToolSchema } from './catalog-snapshot-schema.js'
-import type { ToolValidator } from './catalog-snapshot-schema.js'
+
+/** The first problem a tool's arguments have: a dotted path and a sentence. */
+export interface SchemaProblem {
+  path: string
+  message: string
+}
+
+/** Checks (and fills defaults into) one tool's arguments; null when they are valid. */
+export type ToolValidator = (args: Record<string, unknown>) => SchemaProblem | null
+
+/** What a catalog needs to read a tool's `inputSchema` (Ajv, `support/tool-schema.ts`; injected so the domain stays free of it). */
+export type SchemaCompiler = (schema: Record<string, unknown>) => ToolValidator
+
+export interface SnapshotOptions {
+  source: string
+  /** Names the sandbox answers itself: their tools keep the sandbox's behaviour. */
+  modelled: (name: string) => boolean
+  compile: SchemaCompiler
+}
 
 /** The effects a catalog annotates its tools with (issue 35). */
 export const EFFECTS = ['read', 'write', 'publish', 'state'] as const
@@ -55,10 +72,12 @@ export class SnapshotCatalog {
   private readonly byName: Map<string, SnapshotEntry>
   private readonly toolsByName: Map<string, SnapshotTool>
   private readonly validators = new Map<string, ToolValidator>()
+  private readonly compile: SchemaCompiler
 
-  constructor(tools: readonly SnapshotTool[], options: { source: string; modelled: (name: string) => boolean }) {
+  constructor(tools: readonly SnapshotTool[], options: SnapshotOptions) {
     this.tools = tools
     this.source = options.source
+    this.compile = options.compile
     this.toolsByName = new Map(tools.map((t) => [t.name, t]))
     this.entries = tools.filter((t) => !options.modelled(t.name)).map(entryOf)
     this.byName = new Map(this.entries.map((e) => [e.name, e]))
@@ -93,7 +112,7 @@ export class SnapshotCatalog {
     if (!check) {
       const tool = this.toolsByName.get(name)
       if (!tool) throw new SandboxError('UNKNOWN_SCRIPT', { script_name: name })
-      check = compileToolSchema(tool.inputSchema)
+      check = this.compile(tool.inputSchema)
       this.validators.set(name, check)
     }
     return check
@@ -105,7 +124,7 @@ export class SnapshotCatalog {
  * Each tool needs a unique `name` and an object `inputSchema`; anything else is a load error naming
  * the tool, so a bad snapshot fails at start-up, not on a call.
  */
-export function parseSnapshot(json: unknown, options: { source: string; modelled: (name: string) => boolean }): SnapshotCatalog {
+export function parseSnapshot(json: unknown, options: SnapshotOptions): SnapshotCatalog {
   const list = Array.isArray(json) ? json : isObject(json) && Array.isArray(json.tools) ? json.tools : null
   if (!list) throw new Error(`${options.source}: a catalog is a tools/list result: a JSON array of tools, or an object with a "tools" array`)
   const seen = new Set<string>()

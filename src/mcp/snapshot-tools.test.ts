@@ -69,6 +69,22 @@ describe('hosted MCP serving a loaded catalog (issue 35 item 4)', () => {
     expect(tiktok.items.every((c: { campaign_id: string }) => c.campaign_id.startsWith('sim-tiktok-'))).toBe(true)
   })
 
+  it('answers repeated simulated reads from the world as it is now: a change to a campaign shows at once', async () => {
+    const [target] = (await campaigns()).filter((c) => c.status === 'ENABLED')
+    const read = async () => Promise.all([
+      call(owner, 'google_get_campaign', { campaign_id: target.campaign_id }),
+      call(owner, 'google_list_campaigns', {}),
+      call(owner, 'google_performance_report', {}),
+    ]).then((r) => r.map((x) => x.structuredContent as Record<string, any>))
+    const first = await read()
+    expect(await read()).toEqual(first)
+    await call(owner, 'pause_campaign', { campaign_id: target.campaign_id })
+    const [item, list, report] = await read()
+    expect(item.item.status).toBe('PAUSED')
+    expect(list.items.find((c: { campaign_id: string }) => c.campaign_id === target.campaign_id).status).toBe('PAUSED')
+    expect(report.rows.find((c: { campaign_id: string }) => c.campaign_id === target.campaign_id).status).toBe('PAUSED')
+  })
+
   it('refuses arguments its inputSchema rejects with JSON-RPC -32602, charging nothing', async () => {
     const before = await balance()
     const refusal = await owner.callTool({ name: 'meta_set_daily_budget', arguments: { campaign_id: 'c1' } }).catch((e: unknown) => e)

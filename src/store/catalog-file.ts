@@ -12,7 +12,9 @@ export type CatalogSource = string | unknown[] | { tools: unknown[] }
  * simulated. A missing or malformed file is an error naming the file and the problem.
  */
 export async function loadCatalog(source: CatalogSource, modelled: (name: string) => boolean): Promise<SnapshotCatalog> {
-  if (typeof source !== 'string') return parseSnapshot(source, { source: 'catalog', modelled })
+  // Ajv is loaded only when a catalog is: a sandbox without one never pays for it at start-up.
+  const { compileToolSchema: compile } = await import('../support/tool-schema.js')
+  if (typeof source !== 'string') return parseSnapshot(source, { source: 'catalog', modelled, compile })
   const file = resolve(source)
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new Error(`Catalog ${file} cannot be read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`)
@@ -23,5 +25,5 @@ export async function loadCatalog(source: CatalogSource, modelled: (name: string
   } catch (error) {
     throw new Error(`Catalog ${file} is not JSON: ${(error as Error).message}`)
   }
-  return parseSnapshot(json, { source: file, modelled })
+  return parseSnapshot(json, { source: file, modelled, compile })
 }

@@ -2,14 +2,7 @@ import Ajv2020 from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { ErrorObject } from 'ajv'
 
-/** The first problem a tool's arguments have, as a JSON pointer-ish path and a sentence. */
-export interface SchemaProblem {
-  path: string
-  message: string
-}
-
-/** Checks (and fills defaults into) one tool's arguments; null when they are valid. */
-export type ToolValidator = (args: Record<string, unknown>) => SchemaProblem | null
+import type { SchemaProblem, ToolValidator } from '../domain/catalog-snapshot.js'
 
 type AjvClass = typeof Ajv2020.default
 const AjvCtor = Ajv2020 as unknown as AjvClass
