@@ -5,7 +5,8 @@ import { nowIn } from './workspace-time.js'
 import { hashSeed, prng } from './seeded.js'
 import { addDays, dateOf, rangeTotals, sumMetrics, withTotals } from './metrics.js'
 import { ROW_WINDOW_DAYS, campaignRow } from './campaign-view.js'
-import { keepUnchanged, sameRows } from './kept-values.js'
+import { sameRows } from './kept-values.js'
+import type { CampaignRow } from './campaign-view.js'
 import { iso } from './durations.js'
 import { simulatedWrite } from './catalog-simulate-writes.js'
 
@@ -25,56 +26,76 @@ export const SIMULATED_EXECUTOR: ScriptExecutor = {
 }
 
 /**
- * A simulated read's result. The same call asked again while its inputs are unchanged (the same
- * shared campaign rows, the same day) is the very same frozen result, so its JSON is reused whole,
- * as for `list_campaigns` (`keepUnchanged`): a polled simulated read costs no more than a modelled one.
+ * A simulated read's result. The same call asked again while what it was built from is unchanged
+ * (the same shared campaign rows, the same day) is the very same result, frozen from its second
+ * ask on, so its JSON is reused whole as for `list_campaigns` and a polled simulated read costs no
+ * more than a modelled one: the basis is checked before anything is built.
  */
 function simulatedRead(ctx: ScriptContext): Record<string, unknown> {
   const entry = ctx.call.entry as SnapshotEntry
   const args = ctx.call.values as Args
   const now = nowIn(ctx.deps, ctx.workspace.id)
-  const head = { tool: entry.name, simulated: true as const, platform: ctx.call.platform || null, notice: SIMULATED_NOTICE }
-  let result: Record<string, unknown>
+  const basis = basisOf(ctx, entry, args, now)
+  const key = `${ctx.workspace.id}|${entry.name}|${ctx.call.platform}|${ctx.call.args.join('\u0000')}`
+  const stamp = dateOf(now)
+  let kept = keptReads.get(ctx.deps.store)
+  if (!kept) keptReads.set(ctx.deps.store, (kept = new Map()))
+  const last = basis ? kept.get(key) : undefined
+  if (last && basis && last.stamp === stamp && sameRows(last.basis, basis)) {
+    if (!Object.isFrozen(last.value)) freezeOneLevel(last.value)
+    return last.value
+  }
+  const result = buildRead(ctx, entry, args, now, basis)
+  if (basis) {
+    if (kept.size >= 1000) kept.clear()
+    kept.set(key, { stamp, basis, value: result })
+  }
+  return result
+}
+
+const keptReads = new WeakMap<object, Map<string, { stamp: string; basis: readonly object[]; value: Record<string, unknown> }>>()
+
+/**
+ * What a result depends on besides the key and the day, or null when it cannot be kept: the shared
+ * 30-day campaign rows (performance over the standard window, campaign lists), the campaign row a
+ * get names (rows are replaced on change), nothing for seeded items.
+ */
+function basisOf(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: number): readonly object[] | null {
   switch (entry.snapshot.family) {
-    case 'performance':
-      result = { ...head, ...performance(ctx, args, now) }
-      break
+    case 'performance': {
+      const window = windowOf(args, now)
+      const standard = window.days === ROW_WINDOW_DAYS && window.end_date === dateOf(now) && args.campaign_id == null
+      return standard ? campaignsFor(ctx).map((c) => campaignRow(c, now)) : null
+    }
     case 'list':
-      result = { ...head, ...listing(ctx, entry, args, now) }
-      break
+      return nounOf(entry) === 'campaigns' ? campaignsFor(ctx).map((c) => campaignRow(c, now)) : []
     case 'get': {
-      const item = itemOf(ctx, entry, args, 0, now)
-      result = { ...head, item }
-      // A world campaign's item is kept only while that campaign row is the same (rows are replaced on change).
       const campaign = typeof args.campaign_id === 'string' ? ctx.deps.store.campaigns.get(args.campaign_id) : undefined
-      if (campaign && campaign.workspace_id === ctx.workspace.id) builtFrom.set(result, [campaign])
-      break
+      return campaign && campaign.workspace_id === ctx.workspace.id ? [campaign] : []
     }
     default:
-      // Stamped with the instant asked: never the same twice, so never kept.
-      return { ...head, status: 'ok', checked_at: iso(now), arguments: present(args) }
+      // Stamped with the instant asked: never the same twice.
+      return null
   }
-  stamps.set(result, stampOf(result, now))
-  const rows = builtFrom.get((result.rows ?? result.items ?? {}) as object)
-  if (rows) builtFrom.set(result, rows)
-  return keepUnchanged(ctx.deps, `sim|${ctx.workspace.id}|${entry.name}|${ctx.call.platform}|${JSON.stringify(args)}`, result, { same: sameSimulated })
 }
 
-const stamps = new WeakMap<object, string>()
-/** The campaign rows a result was built from, when it was (shared per campaign version, `campaignRow`). */
-const builtFrom = new WeakMap<object, readonly object[]>()
-
-// Seeded items depend only on the key and the day; campaign-based results also on their rows.
-function stampOf(result: Record<string, unknown>, now: number): string {
-  return `${dateOf(now)}|${(result.date_range as { end_date?: string } | undefined)?.end_date ?? ''}`
+function buildRead(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: number, basis: readonly object[] | null): Record<string, unknown> {
+  const head = { tool: entry.name, simulated: true as const, platform: ctx.call.platform || null, notice: SIMULATED_NOTICE }
+  switch (entry.snapshot.family) {
+    case 'performance':
+      return Object.assign(head, performance(ctx, args, now, basis as CampaignRow[] | null))
+    case 'list':
+      return Object.assign(head, listing(ctx, entry, args, now))
+    case 'get':
+      return Object.assign(head, { item: itemOf(ctx, entry, args, 0, now) })
+    default:
+      return Object.assign(head, { status: 'ok', checked_at: iso(now), arguments: present(args) })
+  }
 }
 
-function sameSimulated(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  if (stamps.get(a) !== stamps.get(b)) return false
-  const ra = builtFrom.get(a)
-  const rb = builtFrom.get(b)
-  if (!ra || !rb) return ra === rb
-  return sameRows(ra, rb)
+function freezeOneLevel(value: Record<string, unknown>): void {
+  for (const item of Object.values(value)) if (item !== null && typeof item === 'object') Object.freeze(item)
+  Object.freeze(value)
 }
 
 /** The window a read asks for: start/end dates, else a `date_range` preset, else `days` (default 30). */
@@ -106,19 +127,16 @@ function presetWindow(preset: string, today: string): [string, string] | null {
   return [addDays(today, -(Math.min(Number(match[1]) * per, 1095) - 1)), today]
 }
 
-function performance(ctx: ScriptContext, args: Args, now: number): Record<string, unknown> {
+function performance(ctx: ScriptContext, args: Args, now: number, standardRows: CampaignRow[] | null): Record<string, unknown> {
   const window = windowOf(args, now)
   const only = typeof args.campaign_id === 'string' ? args.campaign_id : null
   const campaigns = campaignsFor(ctx).filter((c) => !only || c.id === only)
   // The sandbox's own 30-day rows ending today are shared per campaign version: reused, not rebuilt.
-  const standard = window.days === ROW_WINDOW_DAYS && window.end_date === dateOf(now)
-  const rows = standard ? campaigns.map((c) => campaignRow(c, now)) : campaigns.map((c) => withTotals({
+  const rows = standardRows ?? campaigns.map((c) => withTotals({
     campaign_id: c.id, campaign_name: c.campaign_name, status: c.status, daily_budget: c.daily_budget, currency: c.currency,
     bidding_strategy: c.bidding_strategy, channel_type: c.channel_type,
   }, rangeTotals(c, window.start_date, window.end_date, now)))
-  const result = { date_range: window, level: typeof args.level === 'string' ? args.level : 'campaign', summary: sumMetrics(rows), rows, total_rows: rows.length, truncated: false, warnings: [] }
-  builtFrom.set(result.rows, rows)
-  return result
+  return { date_range: window, level: typeof args.level === 'string' ? args.level : 'campaign', summary: sumMetrics(rows), rows, total_rows: rows.length, truncated: false, warnings: [] }
 }
 
 function listing(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: number): Record<string, unknown> {
@@ -133,9 +151,7 @@ function listing(ctx: ScriptContext, entry: SnapshotEntry, args: Args, now: numb
     all = Array.from({ length: total }, (_, i) => itemOf(ctx, entry, {}, i, now))
   }
   const items = all.slice(offset, offset + limit)
-  const result = { items, count: items.length, total: all.length, offset, limit, has_more: offset + limit < all.length }
-  if (nounOf(entry) === 'campaigns') builtFrom.set(result.items, all)
-  return result
+  return { items, count: items.length, total: all.length, offset, limit, has_more: offset + limit < all.length }
 }
 
 /** One seeded item of a list or get tool; the id argument a call names is echoed. */

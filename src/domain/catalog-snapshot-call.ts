@@ -32,7 +32,7 @@ export function decodeArguments(args: readonly string[]): Record<string, unknown
  * argument, else the one the name mentions.
  */
 export function prepareSnapshotCall(catalog: SnapshotCatalog, entry: SnapshotEntry, input: { args: readonly string[]; platform?: string | null; dry_run?: boolean }): PreparedCall {
-  const values = catalog.validate(entry.name, decodeArguments(input.args))
+  const values = catalog.valuesOf(entry.name, input.args, decodeArguments)
   const named = typeof values.platform === 'string' ? values.platform : input.platform ?? entry.snapshot.platform
   const call: PreparedCall = { entry, args: [...input.args], values: values as PreparedCall['values'], platform: (named ?? '').trim().toLowerCase() }
   return entry.kind === 'write' && input.dry_run === true ? { ...call, dry_run: true } : call

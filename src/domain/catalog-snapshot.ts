@@ -73,6 +73,7 @@ export class SnapshotCatalog {
   private readonly toolsByName: Map<string, SnapshotTool>
   private readonly validators = new Map<string, ToolValidator>()
   private readonly compile: SchemaCompiler
+  private readonly prepared = new Map<string, Readonly<Record<string, unknown>>>()
 
   constructor(tools: readonly SnapshotTool[], options: SnapshotOptions) {
     this.tools = tools
@@ -99,6 +100,21 @@ export class SnapshotCatalog {
     const problem = check(copy)
     if (problem) throw new SandboxError('INVALID_ARGS', { flag: problem.path, reason: problem.message })
     return copy
+  }
+
+  /**
+   * The validated arguments of a call given as dispatcher args (`decode` turns them into JSON),
+   * kept per tool and args (bounded): a call repeated word for word is not decoded and checked again.
+   */
+  valuesOf(name: string, args: readonly string[], decode: (args: readonly string[]) => Record<string, unknown>): Readonly<Record<string, unknown>> {
+    const key = `${name}\u0000${args.join('\u0000')}`
+    let values = this.prepared.get(key)
+    if (!values) {
+      values = Object.freeze(this.validate(name, decode(args)))
+      if (this.prepared.size >= 1000) this.prepared.clear()
+      this.prepared.set(key, values)
+    }
+    return values
   }
 
   /** The first problem with `args`, or null: what the MCP layer turns into a JSON-RPC error. */
