@@ -28,6 +28,7 @@ const SLOW = [
   'src/cli/serve.test.ts',
   'src/mcp/inspector-cli.test.ts',
   'src/mcp/stdio.test.ts',
+  'src/mcp/stdio-catalog.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
   'conformance/cli.test.ts',
