@@ -34,6 +34,7 @@ const SLOW = [
   // The official MCP conformance suite on Node 22 (tools/mcp-conformance), one process per scenario.
   'src/mcp/conformance-suite.test.ts',
   'src/mcp/stdio.test.ts',
+  'src/mcp/stdio-catalog.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
   // Spawns a misbehaving agent per door it tries (about 12 s).

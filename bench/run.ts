@@ -23,6 +23,7 @@ import { measureDurability } from './sections/durability.js'
 import { measureSuite } from './sections/suite.js'
 import { measureHeldHistory } from './sections/held-history.js'
 import { measureAgentSession } from './sections/agent-session.js'
+import { measureCatalog } from './sections/catalog.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const t0 = performance.now()
@@ -97,6 +98,12 @@ async function measure(options: BenchOptions): Promise<Results> {
       results.start = options.quick && firstStarts
         ? { ...firstStarts, ratio: ratio(firstStarts.sandbox_ms, firstStarts.prism_ms), runs: [firstStarts] }
         : await measureStarts({ root, spec: spec.path, runs: options.startRuns, log })
+    })
+  }
+  if (on('catalog')) {
+    log('bench: a 200-tool catalog: start-up, RSS, tools/list, simulated vs modelled read')
+    await attempt(results, 'catalog', async () => {
+      results.catalog = await measureCatalog({ root, runs: options.runs, startRuns: options.startRuns, settings, log })
     })
   }
   if (on('suite')) {

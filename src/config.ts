@@ -16,6 +16,7 @@ export interface EnvConfig {
   mcpPageSize?: string
   /** Comma-separated key header names (`serve --key-header`). */
   keyHeaders?: string
+  catalog?: string
 }
 
 export const ENV_NAMES: Record<keyof EnvConfig, string> = {
@@ -32,6 +33,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   durability: 'SANDBOX_DURABILITY',
   mcpPageSize: 'SANDBOX_MCP_PAGE_SIZE',
   keyHeaders: 'SANDBOX_KEY_HEADERS',
+  catalog: 'SANDBOX_CATALOG',
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

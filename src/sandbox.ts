@@ -13,6 +13,8 @@ export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
 import { emptySnapshot } from './store/layout.js'
 import { listWorlds, loadWorld } from './store/world-file.js'
+import type { CatalogSource } from './store/catalog-file.js'
+import { loadCatalog } from './store/catalog-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -84,6 +86,11 @@ export interface SandboxOptions {
    * like it in the journal (`serve --key-header`, issue 35); added to the world's `key_headers`.
    */
   keyHeaders?: readonly string[]
+  /**
+   * A tool-catalog snapshot to serve (`serve --catalog`, issue 35): a JSON file of an MCP
+   * `tools/list` result, or that result itself. Default: the world's `catalog`, else none.
+   */
+  catalog?: CatalogSource
 }
 
 /** Everything built, nothing listening. */
@@ -135,9 +142,11 @@ async function assemble(options: SandboxOptions, store: FileStore): Promise<Sand
     const scratch = await openStore()
     scratch.replace(emptySnapshot({ world: name, seed: worldSeed, clock: clock.state() }))
     let keys: WorldKey[]
+    // Loaded first: a world's policy may block a catalog tool by name (GATE-02 resolves names through it).
+    const snapshot = await catalogOf(next)
     try {
       // A fresh world's workspaces have no clocks of their own yet: they read the sandbox clock.
-      keys = seedWorld({ ...deps, store: scratch, clockFor: () => clock }, { ...next, seed: worldSeed }, generateCampaigns)
+      keys = seedWorld({ ...deps, snapshot, store: scratch, clockFor: () => clock }, { ...next, seed: worldSeed }, generateCampaigns)
     } catch (error) {
       clock.restore(clockBefore)
       throw error
@@ -145,6 +154,7 @@ async function assemble(options: SandboxOptions, store: FileStore): Promise<Sand
     store.replace(scratch.snapshot())
     world = next
     if (ctxRef) ctxRef.keyHeaders = keyHeadersOf([...(options.keyHeaders ?? []), ...(next.key_headers ?? [])])
+    deps.snapshot = snapshot
     await store.commit()
     return keys
   }
@@ -160,9 +170,20 @@ async function assemble(options: SandboxOptions, store: FileStore): Promise<Sand
   }
 
   let ctxRef: AppContext | null = null
+  // The catalog given to the sandbox wins over the world's; a world without one serves none.
+  async function catalogOf(next: World | null) {
+    const source = options.catalog ?? next?.catalog
+    if (source === undefined) return undefined
+    // Loaded on use: a sandbox without a catalog does not import the MCP tool table at start-up.
+    const { isModelledTool } = await import('./mcp/modelled-tools.js')
+    return loadCatalog(source, isModelledTool)
+  }
+
   const resumed = store.users.size() > 0 && !options.reset
-  if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
-  else await reset(options.world, options.seed)
+  if (resumed) {
+    world = await loadWorld(store.meta().world).catch(() => null)
+    deps.snapshot = await catalogOf(world)
+  } else await reset(options.world, options.seed)
 
   const adminToken = controlPlaneToken(options)
   const ctx: AppContext = {

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 
-export const SECTIONS = ['read', 'write', 'size', 'durability', 'start', 'suite'] as const
+export const SECTIONS = ['read', 'write', 'size', 'durability', 'start', 'suite', 'catalog'] as const
 export type Section = (typeof SECTIONS)[number]
 
 export interface BenchOptions {

@@ -2,6 +2,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os'
 import type { ComparisonRow } from '../sections/compare.js'
 import type { SizeRow } from '../sections/state-size.js'
 import type { DurabilityRow } from '../sections/durability.js'
+import type { CatalogRow } from '../sections/catalog.js'
 import type { StartRow } from '../sections/start.js'
 import type { SuiteRow } from '../sections/suite.js'
 import type { HeldHistoryRow } from '../sections/held-history.js'
@@ -38,6 +39,8 @@ export interface Results {
   durability?: DurabilityRow[]
   start?: StartRow
   suite?: SuiteRow
+  /** Issue 35: serving the 200-tool synthetic catalog (start-up, RSS, tools/list, a simulated read vs a modelled one). */
+  catalog?: CatalogRow
   memory: { sandbox_read_peak_rss_mb?: number | null; prism_read_peak_rss_mb?: number | null; sandbox_largest_state_peak_rss_mb?: number | null }
   /** Sections that could not run, with the reason (e.g. an operation not implemented yet). */
   skipped: Record<string, string>
@@ -82,6 +85,14 @@ export function evaluateTargets(r: Results): Target[] {
   if (small && large && large !== small) {
     const p50 = ratio(large.p50, small.p50)
     out.push({ figure: `write p50 at ${large.audit_records} vs ${small.audit_records} audit rows`, target: '≤ 1.5×', value: `${p50}× (p99 ${ratio(large.p99, small.p99)}×)`, met: p50 <= 1.5 })
+  }
+  const c = r.catalog
+  if (c) {
+    // Judged on the load itself (CPU time is robust to a busy machine); the cold-start difference is shown beside it.
+    out.push({ figure: `catalog of ${c.tools} tools: start-up added`, target: '≤ 300 ms', value: `load ${fmt(c.load.cpu_ms, ' ms')} CPU (${fmt(c.load.ms, ' ms')} wall); cold start ${fmt(c.start_ms.added, ' ms')} slower`, met: c.load.cpu_ms <= 300 })
+    out.push({ figure: `catalog of ${c.tools} tools: RSS added`, target: '≤ 20 MB', value: `load ${fmt(c.load.rss_mb, ' MB')}; RSS once ready ${fmt(c.rss_mb.added, ' MB')} more`, met: c.load.rss_mb <= 20 && c.rss_mb.added <= 20 })
+    out.push({ figure: 'catalog: tools/list p99', target: '≤ 5 ms', value: `${fmt(c.tools_list_ms.p99, ' ms')}`, met: c.tools_list_ms.p99 <= 5 })
+    out.push({ figure: 'catalog: simulated read ÷ modelled read, CPU-ms/req', target: '≤ 1×', value: fmt(c.cpu_ratio, '×'), met: c.cpu_ratio <= 1 })
   }
   if (r.start) out.push({ figure: 'cold start sandbox ÷ Prism', target: '≤ 0.33', value: fmt(r.start.ratio), met: r.start.ratio <= 0.33 })
   if (r.suite?.wall_ms !== undefined && !r.suite.subset) {
@@ -166,6 +177,15 @@ export function renderTable(r: Results): string {
     const value = s.wall_ms === undefined ? `not run: ${s.skipped}`
       : `${round(s.wall_ms / 1000, 2)} s (kit load ${round((s.load_ms ?? 0) / 1000, 2)} s + run ${round((s.run_ms ?? 0) / 1000, 2)} s) · ${s.scenarios} scenarios: ${s.passed} passed, ${s.failed} failed, ${s.skipped_scenarios ?? 0} skipped · ${s.contract_violations ?? 0} contract violations`
     lines.push(`| conformance suite (in-process sandbox${s.subset ? `, ${s.subset} only` : ''}) | ${value} | | |`)
+  }
+  const c = r.catalog
+  if (c) {
+    lines.push(`| cold start with a ${c.tools}-tool catalog (\`--catalog\`) | ${fmt(c.start_ms.with, ' ms')} (without ${fmt(c.start_ms.without, ' ms')}) · RSS ${fmt(c.rss_mb.with, ' MB')} (without ${fmt(c.rss_mb.without, ' MB')}) | | |`)
+    const list = (f: CatalogRow['tools_list_ms']) => `p50 ${fmt(f.p50, ' ms')} · p99 ${fmt(f.p99, ' ms')} · ${fmt(f.cpu_ms_per_request)} CPU-ms/req · ${Math.round(f.bytes / 1024)} KB`
+    lines.push(`| hosted MCP tools/list, ${c.tools}+ tools on one page, sequential | ${list(c.tools_list_ms)} | | |`)
+    lines.push(`| hosted MCP tools/list without a catalog (the sandbox's own tools) | ${list(c.tools_list_without_ms)} | | |`)
+    lines.push(`| simulated read (google_performance_report, 30 days) | ${load(c.simulated_read)} | | |`)
+    lines.push(`| modelled read (list_campaigns), same server | ${load(c.modelled_read)} | | **${fmt(c.cpu_ratio, '×')}** simulated ÷ modelled CPU-ms/req |`)
   }
   const m = r.memory
   if (m.sandbox_read_peak_rss_mb !== undefined) lines.push(`| peak RSS after the read load (journal: last 10 000 exchanges with bodies) | ${fmt(m.sandbox_read_peak_rss_mb, ' MB')} | ${fmt(m.prism_read_peak_rss_mb, ' MB')} | |`)

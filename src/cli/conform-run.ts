@@ -18,6 +18,7 @@ export interface CliOptions {
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
   sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
   explore?: boolean; seed?: string; runs?: number; timeBudget?: number; out?: string; allowWrites?: boolean
+  catalog?: string; mcpUrl?: string; keyHeader?: string[]; catalogOnly?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (docs/conformance.md "Exit codes"). */

@@ -35,6 +35,10 @@ export function conformCommand(): Command {
     .option('--time-budget <seconds>', '--explore: stop starting sequences after this long', (v) => Number.parseFloat(v))
     .option('--out <dir>', '--explore: where the reproducing scenarios go', 'explore-findings')
     .option('--allow-writes', '--explore: also write against a deployment (a sandbox always allows writes)')
+    .option('--catalog <file>', 'with --drift: the tool-catalog snapshot the sandbox side serves when catalogs are compared')
+    .option('--mcp-url <url>', 'with --drift: the target\'s hosted MCP endpoint (default <base-url>/mcp)')
+    .option('--key-header <name>', 'with --drift: a header that carries the owner key to the target\'s MCP (repeatable; default X-Service-Key)', many)
+    .option('--catalog-only', 'with --drift: compare only the tool catalogs (tools/list), run no scenarios')
     .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {
       // The kit (loader, reporters, SDK steps and their MCP client) is loaded on use: `serve` must not pay for it.

@@ -16,11 +16,22 @@ export function mcpCommand(): Command {
     .addOption(new Option('--log-level <level>', 'pino level on stderr').default(readEnv().logLevel ?? 'info')
       .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']))
     .addOption(mcpPageSizeOption())
-    .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string; mcpPageSize?: number }) => {
+    .addOption(new Option('--catalog <file>', 'also list and serve the tools of this catalog snapshot (the server must serve the same one; docs/catalogs.md)'))
+    .action(async (flags: { baseUrl: string; apiUrl: string; logLevel: string; mcpPageSize?: number; catalog?: string }) => {
       const logger = pino({ level: flags.logLevel }, pino.destination(2))
       // Loaded here: the MCP SDK is a large import every other command can do without.
       const { runStdioServer } = await import('../mcp/stdio.js')
-      await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger, pageSize: flags.mcpPageSize })
+      const catalog = flags.catalog ? await loadStdioCatalog(flags.catalog) : undefined
+      await runStdioServer({ apiKey: service.apiKey, baseUrl: flags.baseUrl, apiUrl: flags.apiUrl, logger, pageSize: flags.mcpPageSize, catalog })
       process.exit(0)
     })
+}
+
+async function loadStdioCatalog(file: string) {
+  const { loadCatalog } = await import('../store/catalog-file.js')
+  const { isModelledTool } = await import('../mcp/modelled-tools.js')
+  return loadCatalog(file, isModelledTool).catch((error: Error) => {
+    process.stderr.write(`adops-sandbox mcp: ${error.message}\n`)
+    process.exit(2)
+  })
 }

@@ -157,6 +157,21 @@ describe('adops-sandbox serve', { timeout: 60_000 }, () => {
     expect(run.stderr()).toContain(`${world}:4:1 colour: unknown key \`colour\``)
   })
 
+  it('serves --catalog FILE through the dispatcher, and exits 2 naming a catalog it cannot read (issue 35)', async () => {
+    const run = serve(['--port', '0', '--api-port', '0', '--state', 'memory', '--json', '--catalog', 'fixtures/catalogs/synthetic-200.json'])
+    await run.waitFor('\n')
+    const banner = JSON.parse(run.stdout().split('\n')[0])
+    const report = await call(banner.base_url, 'POST', '/api/v1/tools/run', { key: KEYS.owner, body: { script_name: 'google_performance_report', args: ['--days=7'] } })
+    expect(report.body).toMatchObject({ simulated: true, date_range: { days: 7 }, credits_used: 2 })
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+    const bad = join(dir, 'bad.json')
+    await writeFile(bad, '{"tools": [{"name": "x"}]}')
+    const refused = serve(['--port', '0', '--api-port', '0', '--state', 'memory', '--catalog', bad])
+    expect(await refused.exited).toBe(2)
+    expect(refused.stderr()).toContain(`${bad}: tools[0] (x): "inputSchema" must be a JSON Schema object`)
+  })
+
   it('refuses --world X over a state file that holds another world, and starts it afresh with --reset', async () => {
     const state = join(dir, 'state.json')
     const ports = ['--port', '0', '--api-port', '0', '--state', state, '--json']

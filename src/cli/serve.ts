@@ -36,6 +36,7 @@ export function serveCommand(): Command {
     .addOption(mcpPageSizeOption())
     .addOption(new Option('--key-header <name>', 'also read an API key from this header, exactly like X-Service-Key (repeatable; e.g. the real client\'s header name)')
       .argParser(keyHeader).default([]).env('SANDBOX_KEY_HEADERS'))
+    .addOption(new Option('--catalog <file>', 'serve a tool catalog: a JSON MCP tools/list result (docs/catalogs.md); default the world\'s').env('SANDBOX_CATALOG'))
     .option('--reset', 'drop what the state file holds and start the world afresh')
     .option('--force-reset', 'the same as --reset (also over a state file whose log is lost)')
     .option('--json', 'print the start-up banner as one JSON line')
@@ -58,6 +59,7 @@ interface ServeFlags {
   logLevel: string
   mcpPageSize?: number
   keyHeader: string[]
+  catalog?: string
   json?: boolean
   reset?: boolean
   forceReset?: boolean
@@ -77,12 +79,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken, openControlPlane: flags.openControlPlane,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
-    mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset, keyHeaders: flags.keyHeader,
+    mcpPageSize: flags.mcpPageSize, reset: flags.reset || flags.forceReset, keyHeaders: flags.keyHeader, catalog: flags.catalog,
   }).catch((error: Error) => {
     // A world that fails to load leaves nothing behind either (the store was closed by buildSandbox).
     for (const file of created()) rmSync(file, { recursive: true, force: true })
     return fail(error.message)
   })
+  const loaded = sandbox.ctx.deps.snapshot
+  if (loaded) logger.info({ catalog: loaded.source, tools: loaded.tools.length, simulated: loaded.entries.length }, 'tool catalog loaded')
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
   if (sandbox.resumed && flags.worldGiven && held !== flags.world) {

@@ -38,11 +38,16 @@ export function pendingQueue(deps: Deps, workspaceId?: string): QueueEntry[] {
     user_name: store.users.get(a.user_id)?.name ?? a.user_id,
     key_name: store.keys.get(a.key_id)?.name ?? null,
     workspace_name: store.workspaces.get(a.workspace_id)?.name ?? null,
-    cost: findEntry(a.script)?.credit_cost ?? null,
+    cost: entryOf(deps, a.script)?.credit_cost ?? null,
     effect: effectOf(deps, a),
-    title: findEntry(a.script)?.title ?? null,
+    title: entryOf(deps, a.script)?.title ?? null,
     clock_offset_ms: nowIn(deps, a.workspace_id) - deps.clock.now(),
   }))
+}
+
+// A held write of a loaded catalog's tool (issue 35) is named from that catalog.
+function entryOf(deps: Deps, script: string) {
+  return findEntry(script) ?? deps.snapshot?.find(script)
 }
 
 function effectOf(deps: Deps, a: PublicAudit): WriteEffect {

@@ -4,6 +4,8 @@ import { closest } from '../support/did-you-mean.js'
 import { PLATFORMS } from './catalog-flags.js'
 import { SandboxError } from './errors.js'
 import { DATE_MESSAGE, isCalendarDate } from './dates.js'
+import type { SnapshotCatalog, SnapshotEntry } from './catalog-snapshot.js'
+import { prepareSnapshotCall } from './catalog-snapshot-call.js'
 
 export type ArgValue = string | number | boolean | string[]
 /** Parsed flag values keyed by snake_case name: `--daily-budget 50` → `{daily_budget: 50}`. */
@@ -25,8 +27,10 @@ export interface PreparedCall {
  * ERR-05): unknown script → UNKNOWN_SCRIPT (with a hint for MCP tool names), unknown flag →
  * UNRECOGNIZED_ARGS, bad value → INVALID_ARGS, missing/unsupported platform → UNSUPPORTED_PLATFORM.
  */
-export function prepareCall(input: { script_name: string; args: readonly string[]; platform?: string | null; dry_run?: boolean }): PreparedCall {
-  const entry = resolveScript(input.script_name)
+export function prepareCall(input: { script_name: string; args: readonly string[]; platform?: string | null; dry_run?: boolean }, snapshot?: SnapshotCatalog): PreparedCall {
+  const entry = resolveScript(input.script_name, snapshot)
+  // A loaded catalog's simulated tool: JSON arguments checked against its inputSchema (issue 35).
+  if (snapshot && entry.snapshot) return prepareSnapshotCall(snapshot, entry as SnapshotEntry, input)
   // Every write script accepts `--dry-run`: a request to the gate, not a flag of the script.
   const { args, dryRun } = entry.kind === 'write' ? stripDryRun(input.args) : { args: [...input.args], dryRun: false }
   const values = parseArgs(entry, args)
@@ -38,8 +42,9 @@ export function prepareCall(input: { script_name: string; args: readonly string[
  * The catalog entry a script name dispatches to (DISP-04): unknown → UNKNOWN_SCRIPT, an MCP tool
  * name → the same 400 with a hint. HTTP resolves it first to know which scope to authorize.
  */
-export function resolveScript(scriptName: string): CatalogEntry {
-  const entry = findEntry(scriptName)
+export function resolveScript(scriptName: string, snapshot?: SnapshotCatalog): CatalogEntry {
+  // The sandbox's own entries win: a catalog never replaces a modelled script (issue 35).
+  const entry = findEntry(scriptName) ?? snapshot?.find(scriptName)
   if (!entry) {
     const near = closest(scriptName, CATALOG.filter((e) => e.executable).flatMap((e) => [e.name, ...e.aliases]))
     throw new SandboxError('UNKNOWN_SCRIPT', near ? { script_name: scriptName, hint: `Did you mean \`${near}\`?`, did_you_mean: near } : { script_name: scriptName })

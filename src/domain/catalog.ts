@@ -1,4 +1,5 @@
 import type { Operation } from './model.js'
+import type { SnapshotInfo } from './catalog-snapshot.js'
 import { GOOGLE_READ_SCRIPTS } from './catalog-google-reads.js'
 import { GOOGLE_WRITE_SCRIPTS } from './catalog-google-writes.js'
 import { OTHER_ENTRIES } from './catalog-other.js'
@@ -45,6 +46,8 @@ export interface CatalogEntry {
   resource?: string
   /** `false` for a write the safety gate never decides (staging data); `block_tools` refuses to name it. */
   gated?: boolean
+  /** Entries loaded from a tool-catalog snapshot (issue 35): how the tool was read; absent on the sandbox's own. */
+  snapshot?: SnapshotInfo
 }
 
 /** Every catalog entry, dispatchable scripts first, in a stable order. */
@@ -56,8 +59,17 @@ for (const entry of CATALOG) {
   for (const alias of entry.aliases) BY_NAME.set(alias, entry)
 }
 
-// The catalog is static: the lower-cased text a search matches is built once, not per request.
-const SEARCH_TEXT = new Map(CATALOG.map((e) => [e, [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()]))
+// Entries never change: the lower-cased text a search matches is built once per entry, not per request.
+const SEARCH_TEXT = new WeakMap<CatalogEntry, string>()
+
+function searchText(e: CatalogEntry): string {
+  let text = SEARCH_TEXT.get(e)
+  if (text === undefined) {
+    text = [e.name, ...e.aliases, e.title, e.description, e.mcp_tool ?? ''].join(' ').toLowerCase()
+    SEARCH_TEXT.set(e, text)
+  }
+  return text
+}
 
 /** The entry a name (canonical or alias, DISP-04) refers to, executable or not. */
 export function findEntry(name: string): CatalogEntry | undefined {
@@ -78,10 +90,14 @@ export interface CatalogPage {
   source: 'catalog'
 }
 
-/** The searchable, paginated catalog (DISP-03): `q` matches name, alias, title, description. */
-export function searchCatalog(query: { q?: string; page: number; limit: number }): CatalogPage {
+/**
+ * The searchable, paginated catalog (DISP-03): `q` matches name, alias, title, description. A
+ * loaded tool-catalog snapshot's simulated entries (issue 35) follow the sandbox's own.
+ */
+export function searchCatalog(query: { q?: string; page: number; limit: number }, loaded: readonly CatalogEntry[] = []): CatalogPage {
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean)
-  const matches = CATALOG.filter((e) => words.every((w) => (SEARCH_TEXT.get(e) as string).includes(w)))
+  const all = loaded.length > 0 ? [...CATALOG, ...loaded] : CATALOG
+  const matches = all.filter((e) => words.every((w) => searchText(e).includes(w)))
   const start = (query.page - 1) * query.limit
   return {
     tools: matches.slice(start, start + query.limit),
@@ -96,4 +112,18 @@ export function searchCatalog(query: { q?: string; page: number; limit: number }
 /** Launches need a payment method on file (ERR-02): enabling and creating. */
 export function isLaunch(entry: CatalogEntry): boolean {
   return entry.operation === 'enable' || entry.operation === 'create'
+}
+
+const withSnapshots = new WeakMap<object, readonly CatalogEntry[]>()
+
+/**
+ * The catalog a sandbox runs with: its own entries and a loaded snapshot's (issue 35), as one
+ * array kept per snapshot, so `block_tools` resolves through both (GATE-02) and the resolution
+ * cache (per catalog array) keeps working.
+ */
+export function runningCatalog(snapshot: { entries: readonly CatalogEntry[] } | undefined): readonly CatalogEntry[] {
+  if (!snapshot) return CATALOG
+  let all = withSnapshots.get(snapshot)
+  if (!all) withSnapshots.set(snapshot, (all = [...CATALOG, ...snapshot.entries]))
+  return all
 }

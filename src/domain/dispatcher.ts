@@ -7,7 +7,7 @@ import { prepareCall } from './args.js'
 import { SandboxError } from './errors.js'
 import { takeToken } from './rate-limits.js'
 import { refundCredits } from './billing.js'
-import { executorFor } from './scripts/registry.js'
+import { executorOf } from './scripts/registry.js'
 import type { WriteOutcome } from './writes.js'
 import { chargeCall, contextOf, submitWrite } from './writes.js'
 import { extend } from '../support/objects.js'
@@ -31,7 +31,7 @@ export type DispatchOutcome = ReadOutcome | WriteOutcome
  * and authorizes its scope before `prepareCall` (RULES.md Authentication), then `dispatchPrepared`.
  */
 export function dispatch(deps: Deps, caller: Caller, request: DispatchRequest): DispatchOutcome {
-  return dispatchPrepared(deps, caller, prepareCall(request), request.surface)
+  return dispatchPrepared(deps, caller, prepareCall(request, deps.snapshot), request.surface)
 }
 
 /**
@@ -46,7 +46,7 @@ export function dispatchPrepared(deps: Deps, caller: Caller, call: PreparedCall,
     return submitWrite(deps, { actor, call, surface })
   }
   const ctx = contextOf(deps, actor.workspace.id, actor.key.id, call)
-  const executor = executorFor(call.entry.name)
+  const executor = executorOf(call.entry)
   executor.preflight?.(ctx)
   // After the preflight: a read refused there (404, 400) takes no rate-limit token (ERR-05).
   takeToken(deps, actor)

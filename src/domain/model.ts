@@ -27,8 +27,11 @@ export interface RateLimits {
   per_workspace: Bucket | null
 }
 
-/** Operation classes of write scripts; the gate decides per class (GATE-03). */
-export const OPERATIONS = ['read', 'pause', 'budget', 'enable', 'remove', 'creative', 'create', 'audience'] as const
+/**
+ * Operation classes of write scripts; the gate decides per class (GATE-03). `publish`, `external`
+ * and `update` class the writes of a loaded tool catalog (issue 35; `catalog-snapshot.ts`).
+ */
+export const OPERATIONS = ['read', 'pause', 'budget', 'enable', 'remove', 'creative', 'create', 'audience', 'publish', 'external', 'update'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 export interface OperatingHours {

@@ -18,6 +18,9 @@ describe('default policy (GATE-03)', () => {
     ['creative', 'hold', 'hold.operation'],
     ['create', 'hold', 'hold.operation'],
     ['audience', 'run', 'default.run'],
+    ['publish', 'hold', 'hold.operation'],
+    ['external', 'hold', 'hold.operation'],
+    ['update', 'run', 'default.run'],
   ] as const)('a %s write is decided %s by %s', (operation, action, rule) => {
     const decision = decideWrite(defaultPolicy(), write(operation), MONDAY_NOON_UTC)
     expect(decision).toMatchObject({ action, rule, evaluated_at: '2026-11-23T12:00:00.000Z' })
@@ -26,7 +29,7 @@ describe('default policy (GATE-03)', () => {
 
   it('names the hold list that matched in the explanation', () => {
     const decision = decideWrite(defaultPolicy(), write('enable'), MONDAY_NOON_UTC)
-    expect(decision.explanation.list).toEqual({ name: 'hold', matched: 'enable', entries: ['enable', 'remove', 'creative', 'create'] })
+    expect(decision.explanation.list).toEqual({ name: 'hold', matched: 'enable', entries: ['enable', 'remove', 'creative', 'create', 'publish', 'external'] })
   })
 
   it('reviews expire after 72 hours by default', () => {

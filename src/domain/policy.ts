@@ -7,11 +7,12 @@ import { CATALOG } from './catalog.js'
 
 /**
  * The default workspace policy (GATE-03): pause and budget changes run at once; enabling,
- * removing, sending creative and creating campaigns are held; nothing is blocked.
+ * removing, sending creative and creating campaigns are held, and so are a loaded catalog's
+ * publishing tools and its other external mutations (issue 35); nothing is blocked.
  */
 export function defaultPolicy(): Policy {
   return {
-    hold: ['enable', 'remove', 'creative', 'create'],
+    hold: ['enable', 'remove', 'creative', 'create', 'publish', 'external'],
     block_tools: [],
     operating_hours: null,
     limits: { max_daily_budget: null, max_budget_increase_pct: null },

@@ -1,3 +1,4 @@
+import type { SnapshotCatalog } from './catalog-snapshot.js'
 import type {
   AuditEntry, AudienceArtifact, Campaign, ConnectLink, Connection, ConnectionRequest, FaultRule, KeyRecord, LedgerEntry,
   Membership, OutboxMail, RateBucketState, User, Workspace,
@@ -140,6 +141,8 @@ export interface Deps {
   ids: Ids
   /** The clock of a workspace: its own test clock when it has one, else the sandbox clock (issue 19). */
   clockFor?: (workspaceId: string) => Clock
+  /** A loaded tool-catalog snapshot (`serve --catalog`, issue 35): its simulated tools dispatch like scripts. */
+  snapshot?: SnapshotCatalog
 }
 
 /** Where worlds come from (the shipped `fixtures/worlds` folder or a path): the store reads the files, the control plane asks here. */

@@ -36,6 +36,8 @@ export const rateLimitsSchema = z.strictObject({ per_key: bucket.optional(), per
 export const worldSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().default(''),
+  // A tool-catalog snapshot to serve (issue 35), relative to the world file.
+  catalog: z.string().min(1).optional(),
   seed: z.number().int().default(42),
   users: z.array(z.strictObject({ id, email: z.email(), name: z.string().min(1) })),
   workspaces: z.array(z.strictObject({

@@ -11,6 +11,8 @@ export interface World {
   name: string
   description: string
   seed: number
+  /** A tool-catalog snapshot to serve (issue 35): a path, resolved against the world file's folder when loaded. */
+  catalog?: string
   users: Array<{ id: string; email: string; name: string }>
   workspaces: Array<{
     id: string

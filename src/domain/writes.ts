@@ -12,8 +12,8 @@ import { dedupeKeyOf, redactAudit } from './audit.js'
 import { redactValue } from '../support/redact.js'
 import { findPendingDuplicate } from './pending-writes.js'
 import { chargeCredits, refundCredits } from './billing.js'
-import { isLaunch } from './catalog.js'
-import { executorFor } from './scripts/registry.js'
+import { isLaunch, runningCatalog } from './catalog.js'
+import { executorOf } from './scripts/registry.js'
 import type { ScriptContext } from './scripts/types.js'
 
 /** A validated, authorized write (parse, validate, authenticate, authorize and rate limit are done). */
@@ -39,9 +39,10 @@ export type WriteOutcome =
 export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutcome {
   const { actor, call, surface } = submission
   const now = nowIn(deps, actor.workspace.id)
-  const preflight = executorFor(call.entry.name).preflight?.(contextOf(deps, actor.workspace.id, actor.key.id, call)) ?? {}
+  const preflight = executorOf(call.entry).preflight?.(contextOf(deps, actor.workspace.id, actor.key.id, call)) ?? {}
   const decision = decideWrite(actor.workspace.policy, {
     script: call.entry.name, operation: call.entry.operation, resource: call.entry.resource, ...(preflight.budget ? { budget: preflight.budget } : {}),
+    catalog: runningCatalog(deps.snapshot),
   }, now)
   // Masked before anything is stored: a key value passed as an arg must not rest in the audit.
   const audit: AuditEntry = redactAudit({
@@ -97,8 +98,8 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
  * in the same synchronous turn, so neither is repeated; approvals omit it.
  */
 export function executeWrite(deps: Deps, audit: AuditEntry, checked?: PreparedCall): WriteOutcome {
-  const call = checked ?? prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform })
-  const executor = executorFor(call.entry.name)
+  const call = checked ?? prepareCall({ script_name: audit.script, args: audit.args, platform: audit.platform }, deps.snapshot)
+  const executor = executorOf(call.entry)
   const ctx = contextOf(deps, audit.workspace_id, audit.key_id, call)
   const charge = chargeCall(ctx, audit.id)
   try {

@@ -36,6 +36,7 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
     const auth = hostedAuth({ deps: ctx.deps, verifier: provider, urls: resourceUrls, keyHeaders: () => ctx.keyHeaders })
     const server = (res: Response) => () => createMcpServer({
       pageSize: options.pageSize,
+      catalog: ctx.deps.snapshot,
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
     app.use(MCP_PATH, corsFor(() => ctx.keyHeaders))

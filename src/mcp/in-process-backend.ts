@@ -10,6 +10,7 @@ import { creditsView } from '../domain/billing.js'
 import type { AppContext } from '../http/context.js'
 import type { ToolCall } from './tool-table.js'
 import { pageItems } from './tool-args.js'
+import { encodeArguments } from '../domain/catalog-snapshot-call.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
 
 export interface InProcessBackendOptions {
@@ -55,6 +56,13 @@ async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<
     case 'dispatch': {
       const outcome = dispatch(ctx.deps, { key: actor.key, user: actor.user }, {
         script_name: call.script, args: call.args, platform: call.platform ?? null, surface: 'mcp', dry_run: call.dry_run,
+      })
+      return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
+    }
+    // A catalog tool runs through the dispatcher like a script: scope, gate, charge, audit (issue 35).
+    case 'snapshot': {
+      const outcome = dispatch(ctx.deps, { key: actor.key, user: actor.user }, {
+        script_name: call.tool, args: encodeArguments(call.arguments), platform: null, surface: 'mcp',
       })
       return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
     }

@@ -2,6 +2,7 @@ import type { RestClient } from '../client/rest-client.js'
 import { ServiceError } from '../client/errors.js'
 import type { ToolCall } from './tool-table.js'
 import { pageItems } from './tool-args.js'
+import { encodeArguments } from '../domain/catalog-snapshot-call.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
 
 /**
@@ -29,6 +30,8 @@ async function carryOut(client: RestClient, call: ToolCall): Promise<Record<stri
   switch (call.kind) {
     case 'dispatch':
       return client.run(call.script, call.args, call.platform, call.dry_run ? { dry_run: true } : {})
+    case 'snapshot':
+      return client.run(call.tool, encodeArguments(call.arguments))
     case 'landing_pages':
       return client.getBase('/api/v1/landing-pages')
     case 'stage_artifact':

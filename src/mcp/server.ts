@@ -6,6 +6,8 @@ import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotoc
 import type { McpTool, ToolCall } from './tool-table.js'
 import { MCP_TOOLS, describedAs } from './tool-table.js'
 import { checkPageSize } from './page-size.js'
+import type { SnapshotCatalog } from '../domain/catalog-snapshot.js'
+import { mountSnapshotTools } from './snapshot-tools.js'
 
 /** What a backend answers: the HTTP status the same call gets over REST, and its JSON body. */
 export interface ToolOutcome {
@@ -28,6 +30,8 @@ export interface McpServerOptions {
   version?: string
   /** The tools to serve, in listing order; default `MCP_TOOLS` (other sources append to it). */
   tools?: readonly McpTool[]
+  /** A loaded tool-catalog snapshot (issue 35): its tools are listed and served too (`snapshot-tools.ts`). */
+  catalog?: SnapshotCatalog
 }
 
 const SERVER_NAME = 'adops-sandbox'
@@ -38,8 +42,7 @@ const SERVER_NAME = 'adops-sandbox'
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: SERVER_NAME, title: 'Ad-ops sandbox', version: options.version ?? '0.1.0' })
-  const tools = options.tools ?? MCP_TOOLS
-  for (const tool of tools) {
+  for (const tool of options.tools ?? MCP_TOOLS) {
     server.registerTool(tool.name, {
       title: tool.title,
       description: describedAs(tool),
@@ -51,6 +54,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return renderOutcome(outcome)
     })
   }
+  const own = options.tools ? options.tools.map(describe) : ownToolList()
+  const tools = options.catalog ? mountSnapshotTools(server, { catalog: options.catalog, backend: options.backend, own, render: renderOutcome }) : own
   pageToolList(server, tools, checkPageSize(options.pageSize) ?? tools.length)
   return server
 }
@@ -77,14 +82,20 @@ function summarize(body: Record<string, unknown>): string {
 
 // Our own handler, not McpServer's: it pages with opaque cursors when a page size is set, and still
 // accepts a cursor when it is not, so clients that rehearse paging work against either.
-function pageToolList(server: McpServer, table: readonly McpTool[], pageSize: number): void {
-  const tools = table.map(describe)
+function pageToolList(server: McpServer, tools: readonly Tool[], pageSize: number): void {
   server.server.removeRequestHandler('tools/list')
   server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const offset = decodeCursor(request.params?.cursor)
     const next = offset + pageSize
     return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) }
   })
+}
+
+let ownTools: readonly Tool[] | null = null
+
+// The table is static: its descriptions are built once, and one list object lets a catalog cache its merge.
+function ownToolList(): readonly Tool[] {
+  return (ownTools ??= MCP_TOOLS.map(describe))
 }
 
 function describe(tool: McpTool): Tool {

@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { RestClient } from '../client/rest-client.js'
 import { createMcpServer } from './server.js'
 import { restBackend } from './rest-backend.js'
+import type { SnapshotCatalog } from '../domain/catalog-snapshot.js'
 
 export interface StdioOptions {
   /** From `SERVICE_API_KEY`; may be missing (every call then explains it). */
@@ -13,6 +14,8 @@ export interface StdioOptions {
   logger: Logger
   /** Tools per `tools/list` page (`--mcp-page-size`); default every tool on one page. */
   pageSize?: number
+  /** A tool-catalog snapshot to list and serve too (`mcp --catalog`, issue 35); calls go to the dispatcher. */
+  catalog?: SnapshotCatalog
 }
 
 /**
@@ -25,6 +28,7 @@ export async function runStdioServer(options: StdioOptions): Promise<void> {
   const backend = restBackend(client, { baseUrl: options.baseUrl })
   const server = createMcpServer({
     pageSize: options.pageSize,
+    catalog: options.catalog,
     backend: {
       async run(call, context) {
         const outcome = await backend.run(call, context)

@@ -15,6 +15,8 @@ export type ToolCall =
   | { kind: 'stage_artifact'; body: Record<string, unknown> }
   | { kind: 'credits' }
   | { kind: 'connections'; platform?: string; paging?: Paging }
+  /** A loaded catalog's simulated tool (issue 35), with its JSON arguments as validated. */
+  | { kind: 'snapshot'; tool: string; arguments: Record<string, unknown> }
 
 /** A listing's page: `offset` wins over `page`; `limit` defaults to 50 (issue 35). */
 export interface Paging { page?: number; limit?: number; offset?: number }

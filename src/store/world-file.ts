@@ -25,7 +25,8 @@ export async function loadWorld(nameOrPath: string): Promise<World> {
     const known = await listWorlds().catch(() => [])
     throw new Error(`World "${nameOrPath}" not found (looked for ${file}). Known worlds: ${known.join(', ')}`)
   })
-  return parseWorld(text, file)
+  const world = parseWorld(text, file)
+  return world.catalog ? { ...world, catalog: resolve(dirname(file), world.catalog) } : world
 }
 
 export function parseWorld(text: string, file: string): World {

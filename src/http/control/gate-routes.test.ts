@@ -34,7 +34,7 @@ const pending = async () => (await sandbox.control.audit({ status: 'pending_revi
 describe('PUT /_sandbox/workspaces/{id}/policy', () => {
   it('replaces the policy; fields left out take the default (GATE-03)', async () => {
     const res = await setPolicy({ block_tools: ['remove_campaign'] })
-    expect(res).toMatchObject({ status: 200, body: { workspace_id: 'ws_acme', policy: { block_tools: ['remove_campaign'], hold: ['enable', 'remove', 'creative', 'create'], review_ttl_hours: 72 } } })
+    expect(res).toMatchObject({ status: 200, body: { workspace_id: 'ws_acme', policy: { block_tools: ['remove_campaign'], hold: ['enable', 'remove', 'creative', 'create', 'publish', 'external'], review_ttl_hours: 72 } } })
     expect((await call('GET', `${sandbox.baseUrl}/_sandbox/workspaces/ws_acme/policy`, null)).body.policy.block_tools).toEqual(['remove_campaign'])
   })
 
@@ -47,7 +47,7 @@ describe('PUT /_sandbox/workspaces/{id}/policy', () => {
   ])('refuses %s with 400 naming the field, and changes nothing', async (_label, body, field) => {
     const res = await setPolicy(body)
     expect(res).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', field } })
-    expect((await call('GET', `${sandbox.baseUrl}/_sandbox/workspaces/ws_acme/policy`, null)).body.policy.hold).toEqual(['enable', 'remove', 'creative', 'create'])
+    expect((await call('GET', `${sandbox.baseUrl}/_sandbox/workspaces/ws_acme/policy`, null)).body.policy.hold).toEqual(['enable', 'remove', 'creative', 'create', 'publish', 'external'])
   })
 
   it('one monetary limit can be set without the other', async () => {

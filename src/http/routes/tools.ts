@@ -44,8 +44,8 @@ export interface RunRequest {
 export function runTool(ctx: AppContext, request: RunRequest): Reply {
   const caller = request.caller()
   const body = parseInput(runBody, request.input())
-  authorize(ctx.deps, caller, resolveScript(body.script_name).required_scope)
-  const outcome = dispatchPrepared(ctx.deps, caller, prepareCall(body), request.surface)
+  authorize(ctx.deps, caller, resolveScript(body.script_name, ctx.deps.snapshot).required_scope)
+  const outcome = dispatchPrepared(ctx.deps, caller, prepareCall(body, ctx.deps.snapshot), request.surface)
   return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
 }
 
@@ -63,7 +63,7 @@ export function toolRoutes(ctx: AppContext): Route[] {
       path: '/api/v1/tools/run',
       handler: (req) => {
         actorOf(ctx, req, 'tools', 'tools:read')
-        const tools = dispatchableNames()
+        const tools = [...dispatchableNames(), ...(ctx.deps.snapshot?.entries.map((e) => e.name).sort() ?? [])]
         return { body: { tools, count: tools.length } }
       },
     },
@@ -73,7 +73,7 @@ export function toolRoutes(ctx: AppContext): Route[] {
       handler: (req) => {
         actorOf(ctx, req, 'tools', 'tools:read')
         const query = parseInput(catalogQuery, { ...req.query }, 'Query')
-        return { body: searchCatalog(query) }
+        return { body: searchCatalog(query, ctx.deps.snapshot?.entries) }
       },
     },
     {
@@ -81,7 +81,7 @@ export function toolRoutes(ctx: AppContext): Route[] {
       path: '/api/v1/tools/:name',
       handler: (req) => {
         actorOf(ctx, req, 'tools', 'tools:read')
-        const entry = findEntry(param(req, 'name'))
+        const entry = findEntry(param(req, 'name')) ?? ctx.deps.snapshot?.find(param(req, 'name'))
         if (!entry) throw notFound(`Tool ${param(req, 'name')}`)
         return { body: entry }
       },
