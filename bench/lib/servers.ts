@@ -34,9 +34,10 @@ export async function startSandbox(options: { root: string; state: string; world
     '--world', options.world ?? 'bench', '--log-level', 'warn', '--json', ...(options.extraArgs ?? []),
   ], { cwd: options.root })
   try {
-    const banner = JSON.parse(await firstLine(child)) as { base_url: string; api_url: string; admin_token?: string | null }
+    const banner = JSON.parse(await firstLine(child)) as { base_url: string; api_url: string; admin_token?: unknown }
     const ready = await waitForStatus({ url: `${banner.api_url}/v1/me`, child, init: { headers: AUTH } })
-    return { child, pid: child.pid, baseUrl: banner.base_url, apiUrl: banner.api_url, adminToken: banner.admin_token ?? null, startMs: ready - started, stop: () => child.stop() }
+    // An older build's banner says `admin_token: false` (a boolean): no token to send.
+    return { child, pid: child.pid, baseUrl: banner.base_url, apiUrl: banner.api_url, adminToken: typeof banner.admin_token === 'string' ? banner.admin_token : null, startMs: ready - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error

@@ -24,7 +24,7 @@ export function consoleLink(baseUrl: string, ticket: string): string {
  */
 export function consoleSignIn(app: Express, ctx: AppContext): void {
   app.get(SIGN_IN_PATH, (req: Request, res: Response) => {
-    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' })
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" })
     const gate = ctx.adminGate
     const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : ''
     // A client out of guesses is refused before its ticket is looked at (a guessing loop learns nothing).

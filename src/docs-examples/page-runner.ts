@@ -5,6 +5,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { DocBlock } from './extract-blocks.js'
 import { rewriteCli, rewriteImports, substituteUrls, type Urls } from './substitute.js'
+import { writeAdminTokenFile } from '../support/admin-token-file.js'
 
 export interface BlockResult {
   exitCode: number | null
@@ -15,6 +16,8 @@ export interface BlockResult {
 export interface PageRunnerOptions extends Urls {
   repoRoot: string
   timeoutMs?: number
+  /** The page sandbox's admin token, written where `serve` would write it: `.sandbox/state.admin-token` in the working directory. */
+  adminToken?: string | null
 }
 
 /**
@@ -59,6 +62,8 @@ export class PageRunner {
     const main = path.join(options.repoRoot, 'src/main.ts')
     writeFileSync(shim, `#!/bin/sh\nexec node --import "${this.tsx}" "${main}" "$@"\n`)
     chmodSync(shim, 0o755)
+    // As after `npm start` in this folder: scripts read the token serve wrote next to its state (issue 33).
+    if (options.adminToken) writeAdminTokenFile(path.join(this.workDir, '.sandbox/state.admin-token'), options.adminToken)
     this.state = path.join(this.scratch, 'state.sh')
     writeFileSync(this.state, `cd '${this.workDir}'\n`)
     this.env = {

@@ -23,7 +23,8 @@ export function describeFailure(file: string, block: DocBlock, result: BlockResu
 
 /**
  * One Markdown page under test: its blocks, a fresh in-process sandbox (default world, memory
- * state, ephemeral ports) started on `open()`, and a runner that keeps shell variables across blocks.
+ * state, ephemeral ports, its admin token in `.sandbox/state.admin-token` as serve writes it)
+ * started on `open()`, and a runner that keeps shell variables across blocks.
  */
 export class PageSession {
   readonly blocks: DocBlock[]
@@ -50,8 +51,8 @@ export class PageSession {
   async open(): Promise<void> {
     if (this.runnable.length === 0) return
     this.sandbox = await createSandbox()
-    const { baseUrl, apiUrl } = this.sandbox
-    this.runner = new PageRunner({ repoRoot: this.repoRoot, baseUrl, apiUrl, timeoutMs: this.timeoutMs })
+    const { baseUrl, apiUrl, adminToken } = this.sandbox
+    this.runner = new PageRunner({ repoRoot: this.repoRoot, baseUrl, apiUrl, adminToken, timeoutMs: this.timeoutMs })
   }
 
   get urls(): { baseUrl: string; apiUrl: string } | null {

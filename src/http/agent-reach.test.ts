@@ -124,12 +124,12 @@ function personSide(state: State): unknown {
   }
 }
 
-async function send(op: Operation, headers: Record<string, string>, state: unknown): Promise<number> {
+async function send(op: Operation, headers: Record<string, string>, state: unknown): Promise<{ status: number; text: string }> {
   const origin = op.path.startsWith('/v1/') || op.path.startsWith('/artifacts') ? sb.apiUrl : sb.baseUrl
   const hasBody = !['GET', 'HEAD', 'DELETE'].includes(op.method)
   const extra: Record<string, string> = op.path === '/mcp' ? { accept: 'application/json, text/event-stream' } : {}
   const answer = await call(origin, op.method, pathFor(op), { headers: { ...headers, ...extra }, body: hasBody ? bodyFor(op, state) : undefined })
-  return answer.status
+  return { status: answer.status, text: answer.text }
 }
 
 describe('the agent\'s surfaces decide nothing for a person (issue 33)', () => {
@@ -138,16 +138,19 @@ describe('the agent\'s surfaces decide nothing for a person (issue 33)', () => {
     expect(operations.filter((op) => op.path.startsWith('/_sandbox')).length).toBeGreaterThan(45)
   })
 
-  it('every route, with no credential and with the agent key in every header, leaves the person\'s side as it was and never answers 5xx', async () => {
+  it('every route, with no credential and with the agent key in every header, leaves the person\'s side as it was, never points at /_sandbox and never answers 5xx', async () => {
     const changed: string[] = []
     const failed: string[] = []
     let before = await sb.control.request<State>('GET', '/state')
     for (const op of operations) {
       // The credentials of one route go at once: each is refused or harmless alone, and together too.
-      const statuses = await Promise.all(CREDENTIALS.map(([, headers]) => send(op, headers, before)))
+      const answers = await Promise.all(CREDENTIALS.map(([, headers]) => send(op, headers, before)))
       CREDENTIALS.forEach(([name], i) => {
-        if (statuses[i] >= 500) failed.push(`${op.method} ${op.path} with ${name}: ${statuses[i]}`)
-        if (op.path.startsWith('/_sandbox') && op.path !== '/_sandbox/console/sign-in' && statuses[i] !== 401) failed.push(`${op.method} ${op.path} with ${name}: ${statuses[i]}, not 401`)
+        const { status, text } = answers[i]
+        if (status >= 500) failed.push(`${op.method} ${op.path} with ${name}: ${status}`)
+        if (op.path.startsWith('/_sandbox') && op.path !== '/_sandbox/console/sign-in' && status !== 401) failed.push(`${op.method} ${op.path} with ${name}: ${status}, not 401`)
+        // Nothing the agent's surfaces answer points it at the person's side (the manual under /docs is public text).
+        if (!op.path.startsWith('/_sandbox') && !op.path.startsWith('/docs') && text.includes('/_sandbox')) failed.push(`${op.method} ${op.path} with ${name} names /_sandbox`)
       })
       const after = await sb.control.request<State>('GET', '/state')
       if (JSON.stringify(personSide(after)) !== JSON.stringify(personSide(before))) changed.push(`${op.method} ${op.path}`)

@@ -28,7 +28,7 @@ export interface HostedMcpOptions {
  */
 export function hostedMcp(options: HostedMcpOptions = {}) {
   return (app: IRouter, ctx: AppContext): void => {
-    const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH, gate: new SignInGate(ctx.adminToken) })
+    const provider = new SandboxOAuthProvider(ctx.deps, { signInPath: SIGN_IN_PATH, gate: new SignInGate(ctx.adminToken, ctx.adminGate) })
     const sessions = new McpSessions(ctx.deps.ids)
     const guardHost = hostGuard(() => ctx.urls.base)
     app.use((req: Request, res: Response, next: NextFunction) => (isHostedMcpPath(req.path) ? guardHost(req, res, next) : next()))

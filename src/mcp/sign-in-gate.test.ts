@@ -9,20 +9,44 @@ import { MAX_TOKEN_ATTEMPTS, SignInGate } from './sign-in-gate.js'
 const TOKEN = 'sandbox-admin-Tø-9'
 let sb: RunningSandbox
 beforeAll(async () => {
-  sb = await createSandbox({ world: 'multi-workspace', adminToken: TOKEN })
+  // Many wrong tokens from one address below: the guess limit is raised here and tested on its own sandbox.
+  sb = await createSandbox({ world: 'multi-workspace', adminToken: TOKEN, guessLimit: { burst: 1000, per_second: 1 } })
 })
 afterAll(async () => sb.close())
 
 /** Registration and the authorization request: the locked sign-in page, parsed, and the PKCE verifier. */
-async function startSignIn() {
-  const reg = await (await fetch(`${sb.baseUrl}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }) })).json() as { client_id: string }
+async function startSignIn(target: RunningSandbox = sb) {
+  const reg = await (await fetch(`${target.baseUrl}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }) })).json() as { client_id: string }
   const { verifier, challenge } = pkcePair()
-  const url = new URL(`${sb.baseUrl}/authorize`)
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: reg.client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: `${sb.baseUrl}/mcp` })) url.searchParams.set(k, v)
+  const url = new URL(`${target.baseUrl}/authorize`)
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: reg.client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: `${target.baseUrl}/mcp` })) url.searchParams.set(k, v)
   const page = await fetch(url)
   const html = await page.text()
   return { clientId: reg.client_id, verifier, url, html, form: parseSignInForm(html) }
 }
+
+describe('the sign-in form shares the control plane\'s guess limit (issue 33)', () => {
+  it('stops a client that guesses across fresh sign-in requests, the right token included, and the control plane with it', async () => {
+    const guarded = await createSandbox({ world: 'multi-workspace', adminToken: TOKEN, guessLimit: { burst: 3, per_second: 0.01 } })
+    try {
+      const outcomes: string[] = []
+      for (let i = 0; i < 5; i++) {
+        // A fresh request each time: its own allowance of MAX_TOKEN_ATTEMPTS is no way around the per-client limit.
+        const { form } = await startSignIn(guarded)
+        const res = await postForm(guarded.baseUrl, form.action, { request: form.request, csrf: form.csrf, admin_token: `guess-${i}`, decision: 'unlock' })
+        outcomes.push(`${res.status} ${((await res.json()) as { error: string }).error}`)
+      }
+      expect(outcomes.slice(0, 3).every((o) => o.includes('that is not the admin token'))).toBe(true)
+      expect(outcomes.slice(3).every((o) => o.includes('too many wrong admin tokens'))).toBe(true)
+      const { form } = await startSignIn(guarded)
+      const right = await postForm(guarded.baseUrl, form.action, { request: form.request, csrf: form.csrf, admin_token: TOKEN, decision: 'unlock' })
+      expect(right.status).toBe(403)
+      expect((await fetch(`${guarded.baseUrl}/_sandbox/clock`, { headers: { 'x-sandbox-admin': TOKEN } })).status).toBe(429)
+    } finally {
+      await guarded.close()
+    }
+  })
+})
 
 describe('signing in to a sandbox started with an admin token', () => {
   it('drives the whole flow: no token without the admin token, a working token with it', async () => {

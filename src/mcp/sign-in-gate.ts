@@ -14,9 +14,17 @@ export const MAX_TOKEN_ATTEMPTS = 5
  */
 export class SignInGate {
   readonly #digest: Buffer | null
+  readonly #guesses: GuessCounter | null
 
-  constructor(adminToken: string | null) {
+  /** `guesses`: the control plane's per-client guess limit, so the sign-in form is no way around it (issue 33). */
+  constructor(adminToken: string | null, guesses: GuessCounter | null = null) {
     this.#digest = adminToken ? digest(adminToken) : null
+    this.#guesses = guesses
+  }
+
+  /** Whether this client has used up its wrong admin tokens for now (the control plane's limit). */
+  limited(req: Request): boolean {
+    return this.#guesses?.limited(req) != null
   }
 
   /** Whether this request must present the admin token before seeing accounts or getting a code. */
@@ -31,10 +39,22 @@ export class SignInGate {
     return this.#digest !== null
   }
 
-  /** Compares digests, so a value of another length (in bytes or characters) is simply wrong. */
-  accepts(given: unknown): boolean {
-    return this.#digest !== null && typeof given === 'string' && given !== '' && timingSafeEqual(digest(given), this.#digest)
+  /**
+   * Compares digests, so a value of another length (in bytes or characters) is simply wrong. With
+   * `req`, a limited client is refused without a comparison and a wrong token spends one of its guesses.
+   */
+  accepts(given: unknown, req?: Request): boolean {
+    if (req && this.limited(req)) return false
+    const ok = this.#digest !== null && typeof given === 'string' && given !== '' && timingSafeEqual(digest(given), this.#digest)
+    if (!ok && req && this.#digest !== null) this.#guesses?.spendGuess(req)
+    return ok
   }
+}
+
+/** The control plane's guess limit as the sign-in page uses it (`AdminGate` has this shape). */
+export interface GuessCounter {
+  limited(req: Request): unknown
+  spendGuess(req: Request): void
 }
 
 function digest(value: string): Buffer {

@@ -27,7 +27,7 @@ export function signInHandler(provider: SandboxOAuthProvider): RequestHandler {
       if (!sameSecret(form.csrf, pending.csrf)) throw refused('the form was not served by this sandbox for this sign-in (csrf); reload the sign-in page')
       if (form.decision === 'unlock') return unlock(provider, { req, res, form, pending })
       if (form.decision !== 'allow') return redirect(res, provider.completeSignIn(requestId, 'deny'))
-      if (provider.gate.locked(req) && !pending.unlocked && !provider.gate.accepts(form.admin_token)) {
+      if (provider.gate.locked(req) && !pending.unlocked && !provider.gate.accepts(form.admin_token, req)) {
         throw refused('this sandbox needs its admin token before anyone signs in')
       }
       const [user_id, workspace_id] = typeof form.account === 'string' ? form.account.trim().split(/\s+/) : []
@@ -50,7 +50,9 @@ interface UnlockStep {
 function unlock(provider: SandboxOAuthProvider, step: UnlockStep): void {
   const { req, res, form, pending } = step
   if (provider.gate.locked(req) && !pending.unlocked) {
-    if (!provider.gate.accepts(form.admin_token)) {
+    // Past the control plane's guess limit nothing is compared, and the request's own count is spared.
+    if (provider.gate.limited(req)) throw refused('too many wrong admin tokens from this address; wait a few seconds and try again')
+    if (!provider.gate.accepts(form.admin_token, req)) {
       pending.attempts += 1
       if (pending.attempts >= MAX_TOKEN_ATTEMPTS) provider.store.pending.delete(pending.id)
       throw refused(provider.gate.hasToken ? 'that is not the admin token' : 'the sandbox has no admin token, so nobody can sign in over this connection')

@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestSandbox } from '../../test-support/http.js'
 import { KEYS, call, startSandbox } from '../../test-support/http.js'
@@ -115,11 +116,25 @@ describe('a guessing loop is slowed to a few guesses a second (issue 33)', () =>
       expect((await call(guarded.baseUrl, 'GET', '/_sandbox/state', { headers: { 'x-sandbox-admin': guarded.adminToken! } })).status).toBe(429)
       // The fast review path refuses it too (it falls to express, which answers 429).
       expect((await call(guarded.baseUrl, 'POST', '/_sandbox/reviews/aud_x/approve', { headers: { 'x-sandbox-admin': guarded.adminToken! }, body: { reviewer: 'R' } })).status).toBe(429)
+      // Another loopback source address is the same client: no fresh allowance from 127.0.0.2.
+      expect(await statusFrom('127.0.0.2', `${guarded.baseUrl}/_sandbox/state`, { 'x-sandbox-admin': 'from-elsewhere' })).toBe(429)
     } finally {
       await guarded.close()
     }
   })
 })
+
+/** One GET from a chosen local source address (node's `localAddress`). */
+function statusFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { localAddress, headers }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
 
 async function pausedCampaign(): Promise<string> {
   const list = (await sb.api('GET', '/v1/campaigns?status=PAUSED', { key: KEYS.owner })).body.campaigns as Array<{ campaign_id: string }>

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import { SandboxError } from '../../domain/errors.js'
 import { ConsoleSessions, consoleCookie } from './console-sessions.js'
-import { GuessLimiter } from './guess-limiter.js'
+import { GuessLimiter, guessClient } from './guess-limiter.js'
 import type { GuessLimit } from './guess-limiter.js'
 
 /** The one header that carries the admin token (never a query, a cookie or `Authorization`). */
@@ -98,7 +98,7 @@ function sameOrigin(req: IncomingMessage): boolean {
 }
 
 function client(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown'
+  return guessClient(req.socket.remoteAddress)
 }
 
 function digest(text: string): Buffer {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GUESS_LIMIT, GuessLimiter } from './guess-limiter.js'
+import { GUESS_LIMIT, GuessLimiter, guessClient } from './guess-limiter.js'
 
 describe('the admin-token guess limit (issue 33)', () => {
   it('allows a burst of wrong guesses, then asks the client to wait until one is back', () => {
@@ -39,5 +39,23 @@ describe('the admin-token guess limit (issue 33)', () => {
     // The newest client is remembered; memory stays within the bound (forgotten ones start with a full burst).
     expect(limiter.retryAfter('client-11999')).toBe(0)
     expect(limiter.size).toBeLessThanOrEqual(10_000)
+  })
+})
+
+describe('which client a guess counts against', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.0.0.2', 'loopback'],
+    ['127.255.3.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.5', 'loopback'],
+    ['::ffff:10.0.0.7', '10.0.0.7'],
+    ['10.0.0.7', '10.0.0.7'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:0:0:0:1', '2001:db8:1:2::/64'],
+    [undefined, 'unknown'],
+  ])('%s counts as %s (another loopback address or interface id is no fresh allowance)', (address, client) => {
+    expect(guessClient(address)).toBe(client)
   })
 })

@@ -67,3 +67,26 @@ export class GuessLimiter {
     }
   }
 }
+
+/**
+ * The client a socket address counts as: every loopback address is one client (a local process can
+ * bind any of 127.0.0.0/8 and ::1, so each address its own bucket would be millions of buckets), an
+ * IPv4-mapped IPv6 address is its IPv4 address, and an IPv6 address counts by its /64 (one host's share).
+ */
+export function guessClient(address: string | undefined): string {
+  if (!address) return 'unknown'
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address
+  if (/^127\./.test(v4) || v4 === '::1') return 'loopback'
+  if (!v4.includes(':')) return v4
+  const groups = expandIpv6(v4)
+  return groups ? `${groups.slice(0, 4).join(':')}::/64` : v4
+}
+
+function expandIpv6(address: string): string[] | null {
+  const [head, tail] = address.split('%')[0].split('::')
+  const left = head ? head.split(':') : []
+  const right = tail !== undefined && tail !== '' ? tail.split(':') : []
+  const fill = tail === undefined ? [] : Array(Math.max(0, 8 - left.length - right.length)).fill('0')
+  const groups = [...left, ...fill, ...right]
+  return groups.length === 8 ? groups.map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')) : null
+}
