@@ -29,14 +29,17 @@ export function inProcessBackend(options: InProcessBackendOptions): ToolBackend 
   const { ctx } = options
   return {
     async run(call) {
-      try {
-        return await carryOut(ctx, options.actor(), call)
-      } catch (error) {
+      const refusal = (error: unknown): ToolOutcome => {
         if (error instanceof SandboxError) return { status: error.status, body: error.toBody() }
         throw error
-      } finally {
-        await ctx.deps.store.commit()
       }
+      // `actor()` throws its refusal synchronously: inside the async function it becomes a rejection too.
+      const outcome = await (async () => carryOut(ctx, options.actor(), call))().catch(async (error: unknown) => {
+        await ctx.deps.store.commit().catch(() => undefined)
+        return refusal(error)
+      })
+      // A group commit the disk refused is the call's answer (503 STORAGE_UNAVAILABLE), as on REST.
+      return ctx.deps.store.commit().then(() => outcome, refusal)
     },
   }
 }

@@ -167,3 +167,29 @@ describe.each([['EIO', 'process'], ['EACCES', 'fsync'], ['EIO', 'fsync'], ['EACC
     expect(names).not.toContain('refused')
   })
 })
+
+describe('a storage failure under a hosted MCP tool call', () => {
+  it('answers the call 503 STORAGE_UNAVAILABLE, as REST does, and applies nothing', async () => {
+    const { buildSandbox } = await import('../sandbox.js')
+    const { inProcessBackend } = await import('../mcp/in-process-backend.js')
+    const { authenticate, resolveWorkspace } = await import('../domain/access.js')
+    dir = await mkdtemp(join(tmpdir(), 'adops-storage-mcp-'))
+    const sandbox = await buildSandbox({ state: join(dir, 'state.json') })
+    try {
+      const deps = sandbox.ctx.deps
+      const backend = inProcessBackend({ ctx: sandbox.ctx, actor: () => resolveWorkspace(deps, authenticate(deps, KEYS.owner)) })
+      const campaign = deps.store.campaigns.find((c) => c.status === 'ENABLED')!
+      const budget = { kind: 'dispatch' as const, script: 'update_campaign_budget', args: ['--campaign-id', campaign.id, '--daily-budget', '77'], platform: 'google' }
+      fault.code = 'EIO'
+      const refused = await backend.run(budget, { tool: 'update_campaign_budget' })
+      fault.code = null
+      expect(refused).toMatchObject({ status: 503, body: { code: 'STORAGE_UNAVAILABLE' } })
+      expect(deps.store.campaigns.get(campaign.id)?.daily_budget).toBe(campaign.daily_budget)
+      expect(deps.store.audit.size()).toBe(0)
+      expect((await backend.run(budget, { tool: 'update_campaign_budget' })).status).toBe(200)
+      expect(deps.store.campaigns.get(campaign.id)?.daily_budget).toBe(77)
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
