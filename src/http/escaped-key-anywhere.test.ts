@@ -37,7 +37,7 @@ const CREDENTIALS: Array<Record<string, string>> = [{}, { authorization: `Bearer
 
 let sb: TestSandbox
 beforeAll(async () => {
-  sb = await startSandbox({ adminToken: 'edges-admin-token-0123456789' })
+  sb = await startSandbox({ adminToken: 'edges-admin-token-0123456789', guessLimit: { burst: 100_000, per_second: 1 } })
 })
 afterAll(async () => sb?.close())
 
