@@ -11,7 +11,7 @@ import type { Durability } from './store/durable-file.js'
 export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
 import { emptySnapshot } from './store/layout.js'
-import { loadWorld } from './store/world-file.js'
+import { listWorlds, loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -155,6 +155,8 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
       reset,
       keys,
       saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
+      list: listWorlds,
+      load: loadWorld,
     },
   }
   // Dispatcher, campaigns, artifacts and scripted faults (issue 3).

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { Deps } from '../domain/ports.js'
+import type { Deps, WorldSource } from '../domain/ports.js'
 import type { WorldKey } from '../domain/world.js'
 import type { VirtualClock } from '../runtime/virtual-clock.js'
 import type { WorkspaceClocks } from '../runtime/workspace-clocks.js'
@@ -20,7 +20,7 @@ export interface AppContext {
 }
 
 /** World lifecycle, implemented by the composition root. */
-export interface WorldControl {
+export interface WorldControl extends WorldSource {
   /** Drops all state and loads a world (name or path), optionally with another seed. */
   reset(world?: string, seed?: number): Promise<WorldKey[]>
   /** The keys of the loaded world that still exist, with their documented values. */

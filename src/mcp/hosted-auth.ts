@@ -9,7 +9,7 @@ import { SandboxError } from '../domain/errors.js'
 import { iso } from '../domain/durations.js'
 import type { Grant } from './oauth-store.js'
 import { sameResource } from './oauth-provider.js'
-import { REQUEST_ID_HEADER } from '../http/request-id.js'
+import { REQUEST_ID_HEADER } from '../support/request-id.js'
 
 /** Who is calling hosted MCP, resolved for this request; sessions are bound to `principal`. */
 export interface HostedCaller {

@@ -4,7 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
-import { REQUEST_ID_HEADER } from '../http/request-id.js'
+import { REQUEST_ID_HEADER } from '../support/request-id.js'
 
 /** Session bounds (sandbox decision): per credential, and for the whole table. */
 export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
-import { newRequestId, requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js'
+import { newRequestId, requestIdOf, REQUEST_ID_HEADER } from '../support/request-id.js'
 
 export interface Listening {
   server: Server

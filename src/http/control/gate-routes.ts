@@ -5,7 +5,7 @@ import { param, parseInput } from '../reply.js'
 import { workspaceOr404 } from './limits-routes.js'
 import { defaultPolicy } from '../../domain/policy.js'
 import type { OutboxMail } from '../../domain/model.js'
-import { policySchema } from '../../store/world-file.js'
+import { policySchema } from '../../domain/world-schema.js'
 
 const outboxQuery = z.strictObject({
   workspace_id: z.string().optional(),
