@@ -30,7 +30,7 @@ const SLOW = [
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
-  'conformance/cli.test.ts',
+  'conformance/cli.test.ts', 'conformance/ci-recipes.test.ts',
   // Spawns `prism mock` of the contract (seconds to start).
   'conformance/prism-examples.test.ts',
   // Every sh/ts block of the README and docs against a fresh sandbox each page (minutes).
