@@ -47,7 +47,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     await sandbox.close()
     throw error
   })
-  sandbox.ctx.urls = { base: base.url, api: api.url }
+  sandbox.announce({ base: base.url, api: api.url })
   return {
     baseUrl: base.url,
     apiUrl: api.url,

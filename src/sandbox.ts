@@ -2,11 +2,12 @@ import type { Express } from 'express'
 import type { RequestListener } from 'node:http'
 import pino from 'pino'
 import type { Logger } from 'pino'
-import type { Deps, Ids, Store } from './domain/ports.js'
+import type { Deps, Ids } from './domain/ports.js'
 import type { World, WorldKey } from './domain/world.js'
 import { seedWorld } from './domain/world.js'
 import { hashKey } from './domain/access.js'
 import { openStore } from './store/lowdb-store.js'
+import type { FileStore } from './store/lowdb-store.js'
 import type { Durability } from './store/durable-file.js'
 export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
@@ -82,6 +83,8 @@ export interface Sandbox {
   apiListener: RequestListener
   /** True when the state came from an existing file rather than a fresh world. */
   resumed: boolean
+  /** Once listening: sets `ctx.urls` and records the base URL beside the state file's lock (a second `serve` names it). */
+  announce(urls: { base: string; api: string }): void
   close(): Promise<void>
 }
 
@@ -99,7 +102,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   })
 }
 
-async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox> {
+async function assemble(options: SandboxOptions, store: FileStore): Promise<Sandbox> {
   const clock = new VirtualClock(store.meta().clock, options.wall)
   const workspaceClocks = new WorkspaceClocks(store, clock)
   const deps: Deps = { store, clock, ids: options.ids ?? randomIds(), clockFor: (id) => workspaceClocks.clockFor(id) }
@@ -175,6 +178,10 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,
+    announce(urls) {
+      ctx.urls = urls
+      store.announce(urls.base)
+    },
     close: () => store.close(),
   }
 }

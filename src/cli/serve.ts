@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pino from 'pino'
 import { readEnv } from '../config.js'
@@ -58,6 +60,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
     fail(`Refusing to bind ${flags.host} without an admin token: anyone on the network could reset the world or mint keys. Pass --admin-token <token> (or SANDBOX_ADMIN_TOKEN), or bind 127.0.0.1.`)
   }
   applyHeapPolicy()
+  // A start that fails before it listens must leave an empty folder empty, or the next start says "resumed" (issue 37).
+  const created = flags.state === 'memory' ? () => [] : newStateFiles(flags.state)
   const logger = pino({ level: flags.logLevel }, pino.destination(2))
   const sandbox = await buildSandbox({
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
@@ -70,9 +74,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
     await sandbox.close()
     fail(`${flags.state} already holds world "${held}"; resume it without --world, pass --reset to start world "${flags.world}" afresh (dropping that state), or use another --state file.`)
   }
-  const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => fail(portMessage(e, flags.port, '--port')))
-  const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => fail(portMessage(e, flags.apiPort, '--api-port')))
-  sandbox.ctx.urls = { base: base.url, api: api.url }
+  const failStart = async (message: string, ...open: Array<{ close(): Promise<void> }>): Promise<never> => {
+    await Promise.all(open.map((server) => server.close().catch(() => undefined)))
+    await sandbox.close().catch(() => undefined)
+    for (const file of created()) rmSync(file, { recursive: true, force: true })
+    return fail(message)
+  }
+  const base = await listen(sandbox.baseListener, flags.host, Number(flags.port)).catch((e) => failStart(portMessage(e, flags.port, '--port')))
+  const api = await listen(sandbox.apiListener, flags.host, Number(flags.apiPort)).catch((e) => failStart(portMessage(e, flags.apiPort, '--api-port'), base))
+  sandbox.announce({ base: base.url, api: api.url })
   const meta = sandbox.ctx.deps.store.meta()
   const info: BannerInfo = {
     base_url: base.url, api_url: api.url, state: flags.state === 'memory' ? 'memory' : flags.state,
@@ -86,7 +96,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     try {
       await Promise.all([base.close(), api.close()])
       await sandbox.close()
-      logger.info('state flushed; bye')
+      // One human line on Ctrl-C; the JSON log line only for --json callers, who parse stderr too.
+      if (flags.json) logger.info('state flushed; bye')
+      else process.stderr.write(`adops-sandbox: stopped; ${flags.state === 'memory' ? 'memory state discarded' : `state saved in ${flags.state}`}.\n`)
       process.exit(0)
     } catch (error) {
       fail(`could not flush state: ${(error as Error).message}`)
@@ -96,6 +108,21 @@ async function runServe(flags: ServeFlags): Promise<void> {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   process.stdout.write(flags.json ? `${JSON.stringify(info)}\n` : renderBanner(info))
+}
+
+/**
+ * What a failed start removes: the state folder when it is new, else a list of what the state file's
+ * name already spells there (the file, its log, lock and owner record), read again on failure.
+ */
+function newStateFiles(state: string): () => string[] {
+  const dir = dirname(resolve(state))
+  if (!existsSync(dir)) return () => [dir]
+  const name = basename(state)
+  const mine = () => readdirSync(dir).filter((f) => f === name || f.startsWith(`${name}.`))
+  const before = new Set(mine())
+  // A state that existed before is the user's: nothing of it is removed.
+  if (before.has(name)) return () => []
+  return () => mine().filter((f) => !before.has(f)).map((f) => join(dir, f))
 }
 
 function portMessage(error: NodeJS.ErrnoException, port: string | number, flag: string): string {

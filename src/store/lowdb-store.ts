@@ -34,7 +34,11 @@ export interface StoreOptions {
 }
 
 /** The store, with its state log when it has one (tests and the bench wait for compactions on it). */
-export type FileStore = Store & { history?: StateLogFile }
+export type FileStore = Store & {
+  history?: StateLogFile
+  /** Records the base URL of the sandbox holding this state file beside its lock, for a refused second start. */
+  announce(url: string): void
+}
 
 /**
  * Opens the lowdb-backed store. Doc tables are one compact JSON document (`core-document.ts`),
@@ -155,6 +159,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
       logPending = false
       rewriteLog = true
     },
+    announce: (url: string) => lock?.announce(url),
     async close() {
       try {
         await log?.settle()
