@@ -37,12 +37,21 @@ export function render(main, app) {
 }
 
 function ruleElement(rule) {
-  const conditions = Object.entries(rule.match).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  const conditions = Object.entries(rule.match).flatMap(([k, v]) => conditionWords(k, v))
   return h('details', { class: 'entry' },
     h('summary', {}, h('code', {}, rule.id), ' ', badge(rule.exhausted ? 'spent' : 'active', rule.exhausted ? 'expired' : 'pending_review'), ' ',
       h('strong', {}, conditions.length ? `When ${conditions.join(' and ')}` : 'Every request'), ': ', answers(rule),
       h('span', { class: 'muted' }, ` — ${usesLeft(rule)}; used ${rule.hits} time${rule.hits === 1 ? '' : 's'}`)),
     json(rule, `Fault rule ${rule.id}`))
+}
+
+/** A match condition in words: `script update_campaign_budget`, `--daily-budget 99999`, `on the api host`. */
+function conditionWords(name, value) {
+  if (name === 'flags') return Object.entries(value).map(([flag, v]) => (v === true ? `${flag} is given` : `${flag} is ${v}`))
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  const words = { method: `method ${text}`, host: `on the ${text} host`, path: `path ${text}`, script_name: `script ${text}`, key_prefix: `key ${text}…`,
+    workspace_id: `workspace ${text}`, mcp_tool: `MCP tool ${text}` }
+  return [words[name] ?? `${name.replace(/_/g, ' ')} ${text}`]
 }
 
 /** What one step answers, in words: `answers 429 RATE_LIMITED`, `waits 2000 ms, then answers normally`. */
