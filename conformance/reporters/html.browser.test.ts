@@ -81,8 +81,9 @@ describe('the HTML report (as a file)', () => {
     expect(html).toMatch(/<tr id="rule-KEY-01"><td class="id"><strong>KEY-01<\/strong><\/td><td class="text">A key is <code>svc_<\/code>/)
     expect(html.indexOf('id="coverage"')).toBeGreaterThan(html.indexOf('id="html.pass"'))
     expect(html).toMatch(/<tr id="rule-REST-01">.*<td class="state failed">failing<\/td>/)
-    expect(html).toMatch(/<tr id="rule-KEY-01">.*<td class="passed">passing<\/td>/)
-    expect(html).toMatch(/<tr id="rule-KEY-09">.*<td class="skipped">not run<\/td>/)
+    expect(html).toMatch(/<tr id="rule-KEY-01">.*<td class="state passed">passing<\/td>/)
+    // Its only scenario needs the clock, which this target lacks: not applicable, not "not run" (issue 37).
+    expect(html).toMatch(/<tr id="rule-KEY-09">.*<td class="state skipped">not applicable<\/td>/)
   })
 
   it('names the run: target, kit version, seed, jobs, duration', () => {
@@ -121,10 +122,10 @@ describe.skipIf(!CHROMIUM)('the HTML report in Chromium', () => {
   }
   const visible = (page: Page) => page.$$eval('details.scenario', (all) => all.filter((d) => !(d as HTMLElement).hidden).map((d) => d.id))
 
-  it.each([1280, 390])('has no serious or critical axe finding at %i px, everything expanded, and no sideways scroll', async (width) => {
+  it.each([1280, 390])('has no moderate, serious or critical axe finding at %i px, everything expanded, and no sideways scroll', async (width) => {
     await open(width, async (page) => {
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true }))
-      expect(await axeViolations(page)).toEqual([])
+      expect(await axeViolations(page, ['moderate', 'serious', 'critical'])).toEqual([])
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
     })
   }, 60_000)
