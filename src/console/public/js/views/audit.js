@@ -99,7 +99,7 @@ function entryElement(entry, names) {
       h('span', { class: 'muted' }, `asked by ${askedBy(entry, names.keys)} via ${surfaceLabel(entry.surface)} · ${names.workspaces.get(entry.workspace_id) ?? entry.workspace_id}`)),
     h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${entry.reason}`),
     explain(entry.explanation),
-    changes.length ? h('div', { class: 'changes' }, h('h4', {}, 'What changed'), h('ul', {}, changes.map((line) => h('li', {}, line)))) : null,
+    changes.length ? h('div', { class: 'changes' }, h('h3', {}, 'What changed'), h('ul', {}, changes.map((line) => h('li', {}, line)))) : null,
     entry.result?.message ? h('p', {}, entry.result.message) : null,
     entry.review ? h('p', {}, `${entry.review.action === 'approve' ? 'Approved' : 'Rejected'} by ${entry.review.by} at `, time(entry.review.at), '.') : null,
     h('p', {}, h('code', { class: 'args' }, [entry.script, ...entry.args].join(' ')), ' ', h('span', { class: 'muted' }, `status ${statusLabel(entry.status)} · key `), h('code', {}, `${entry.key_prefix}…`)),
