@@ -70,6 +70,10 @@ describe('serve: one writer per state file', { timeout: 60_000 }, () => {
     const again = spawnServe(['--state', state, '--port', taken])
     expect(await again.exited).toBe(2)
     expect(await readdir(dir)).toEqual(['notes.txt'])
+    // So does a world that fails to load.
+    const badWorld = spawnServe(['--state', join(dir, 'other', 'state.json'), '--world', 'no-such-world'])
+    expect(await badWorld.exited).toBe(2)
+    expect(existsSync(join(dir, 'other'))).toBe(false)
     const next = spawnServe(['--state', state, '--json'])
     expect((await next.banner()).resumed).toBe(false)
   })

@@ -67,7 +67,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
     state: flags.state, world: flags.world, seed: flags.seed, adminToken: flags.adminToken ?? null,
     journalLimit: flags.journalLimit, journalFile: flags.journalFile ?? null, journalMaxBytes: flags.journalMaxBytes, logger, durability: flags.durability,
     mcpPageSize: flags.mcpPageSize, reset: flags.reset,
-  }).catch((error: Error) => fail(error.message))
+  }).catch((error: Error) => {
+    // A world that fails to load leaves nothing behind either (the store was closed by buildSandbox).
+    for (const file of created()) rmSync(file, { recursive: true, force: true })
+    return fail(error.message)
+  })
   const held = sandbox.ctx.deps.store.meta().world
   // Asking for a world and silently getting another one is the worst answer (issue 18): refuse, name the way out.
   if (sandbox.resumed && flags.worldGiven && held !== flags.world) {
