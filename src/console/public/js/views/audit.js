@@ -2,7 +2,7 @@
 import { get, query } from '../api.js'
 import { badge, empty, field, h, json, mount, select, time } from '../dom.js'
 import { liveFilter } from '../live-filter.js'
-import { askedBy, changeLines, decisionLabel, explain, outcomeKind, outcomeLabel, statusLabel, surfaceLabel, writeSummary } from '../words.js'
+import { askedBy, changeLines, decisionLabel, explain, reasonText, outcomeKind, outcomeLabel, statusLabel, surfaceLabel, writeSummary } from '../words.js'
 
 const DECISIONS = [['', 'any'], ['run', 'ran at once'], ['hold', 'held for review'], ['block', 'blocked']]
 const STATUSES = ['', 'executed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'failed', 'dry_run']
@@ -97,7 +97,7 @@ function entryElement(entry, names) {
       time(entry.at), ' ',
       h('strong', {}, writeSummary(entry, names.campaigns)), ' ', badge(outcomeLabel(entry), outcomeKind(entry)), ' ',
       h('span', { class: 'muted' }, `asked by ${askedBy(entry, names.keys)} via ${surfaceLabel(entry.surface)} · ${names.workspaces.get(entry.workspace_id) ?? entry.workspace_id}`)),
-    h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${entry.reason}`),
+    h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${reasonText(entry)}`),
     explain(entry.explanation),
     changes.length ? h('div', { class: 'changes' }, h('h3', {}, 'What changed'), h('ul', {}, changes.map((line) => h('li', {}, line)))) : null,
     entry.result?.message ? h('p', {}, entry.result.message) : null,
