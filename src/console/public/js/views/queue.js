@@ -17,7 +17,7 @@ export function render(main, app) {
   let busy = false
   mount(main,
     heading,
-    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing. Approvals that can raise spend ask first.'),
+    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing. Approvals that can raise spend or remove a campaign ask first.'),
     h('div', { class: 'toolbar' }, field('Reviewer name', reviewer)),
     list)
 
