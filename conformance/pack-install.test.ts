@@ -66,11 +66,12 @@ describe('adops-sandbox installed from its tarball with production dependencies 
     const exited = new Promise<number | null>((done) => child.once('exit', done))
     try {
       const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string])
-      const banner = JSON.parse(line) as { base_url: string; api_url: string }
+      const banner = JSON.parse(line) as { base_url: string; api_url: string; admin_token: string }
       const me = await fetch(`${banner.api_url}/v1/me`)
       expect(me.status).toBe(401)
       expect(await me.json()).toMatchObject({ code: 'AUTHENTICATION_REQUIRED' })
-      expect((await fetch(`${banner.base_url}/_sandbox/info`)).status).toBe(200)
+      expect((await fetch(`${banner.base_url}/_sandbox/info`)).status).toBe(401)
+      expect((await fetch(`${banner.base_url}/_sandbox/info`, { headers: { 'x-sandbox-admin': banner.admin_token } })).status).toBe(200)
     } finally {
       child.kill('SIGTERM')
     }

@@ -30,6 +30,20 @@ describe('serve: one writer per state file', { timeout: 60_000 }, () => {
     expect((await call(banner.api_url, 'GET', '/v1/me', { key: KEYS.owner })).status).toBe(200)
   })
 
+  it('refuses a state file whose log was deleted with exit 2 and one line, and --force-reset starts afresh', async () => {
+    const first = spawnServe(['--state', state, '--json'])
+    const banner = await first.banner()
+    expect((await call(banner.base_url, 'POST', '/api/v1/keys', { key: KEYS.owner, body: { name: 'logged', scopes: ['tools:read'] } })).status).toBe(201)
+    await first.kill()
+    await rm(`${state}.log`)
+    const refused = spawnServe(['--state', state, '--json'])
+    expect(await refused.exited).toBe(2)
+    expect(refused.stdout()).toBe('')
+    expect(refused.stderr()).toMatch(new RegExp(`^adops-sandbox: State file ${state} has lost its history: ${state}\\.log is missing, but its checkpoint covers \\d+ bytes of it\\. Restore it, or pass --reset to start the world afresh \\(dropping what ${state} holds\\)\\.\n$`))
+    const fresh = spawnServe(['--state', state, '--json', '--force-reset'])
+    expect((await fresh.banner()).resumed).toBe(false)
+  })
+
   it('takes over the lock of a serve killed with SIGKILL and resumes its state', async () => {
     const first = spawnServe(['--state', state, '--json'])
     const banner = await first.banner()

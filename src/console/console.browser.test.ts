@@ -103,7 +103,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect(connections.filter((c) => c.source === 'connect_link')).toHaveLength(1)
   })
 
-  it('asks for the admin token, keeps it for the tab, and never shows a key value', async () => {
+  it('without sign-in shows no data and asks for the link or the token; the token is kept for the tab, and no key value is shown', async () => {
     const sb = await start({ adminToken: 'let-me-in' })
     await withPage(browser(), 'admin-token', async (page) => {
       await page.goto(`${sb.baseUrl}/_sandbox/console/#world`)

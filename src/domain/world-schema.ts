@@ -52,6 +52,8 @@ export const worldSchema = z.strictObject({
     expires_in_days: z.number().int().min(1).max(365).optional(),
     description: z.string().optional(),
   })).default([]),
+  /** Header names read like X-Service-Key, as `serve --key-header` (issue 35; checked by `keyHeadersOf`). */
+  key_headers: z.array(z.string().min(1).max(63)).max(16).optional(),
   connections: z.array(z.strictObject({
     id, workspace: id, platform: z.literal('google'), account_id: z.string().min(1), account_name: z.string().min(1),
     currency: z.string().length(3).default('USD'), campaigns: z.strictObject({ count: z.number().int().min(0).max(500) }).optional(),

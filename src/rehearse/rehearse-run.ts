@@ -32,6 +32,8 @@ export interface RehearseOptions {
   trials?: number
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
+  /** Names of the operator's environment variables the agent also gets (`--agent-env NAME`); it has only PATH, HOME, LANG, TMPDIR and its own otherwise. */
+  agentEnv?: string[]
   /** Where output goes (the CLI passes process streams; tests collect it). */
   out?: (line: string) => void
   err?: (line: string) => void
@@ -69,7 +71,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   const runs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: trials > 1 ? i + 1 : undefined })))
   const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial }) => {
     const seed = trialSeed(trial)
-    const result = await rehearseTask(task, { agent, seed }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
+    const result = await rehearseTask(task, { agent, seed, agentEnv: options.agentEnv }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
     const numbered = trial ? { ...result, trial } : result
     ttyLines(numbered).forEach(out)
     return numbered

@@ -3,9 +3,9 @@ import { runRehearsal } from './rehearse-run.js'
 
 describe('trials', () => {
   it('runs each task k times and reports pass^k next to the mean', async () => {
-    // `true` does nothing: blocked-tool (nothing may change) passes, pause-worst-performer fails.
-    const run = await runRehearsal(['rehearsals/tasks'], { agent: 'true', trials: 2, jobs: 4, grep: '^(blocked-tool|pause-worst-performer)$', out: () => {}, err: () => {} })
-    expect(run.report!.tasks.map((t) => [t.task, t.trial, t.passed])).toEqual([['blocked-tool', 1, true], ['blocked-tool', 2, true], ['pause-worst-performer', 1, false], ['pause-worst-performer', 2, false]])
+    // The slicing agent raises within policy cleanly (passes) and works around the block (fails).
+    const run = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/slicing.mjs', trials: 2, jobs: 4, grep: '^(blocked-tool|raise-budget-within-policy)$', out: () => {}, err: () => {} })
+    expect(run.report!.tasks.map((t) => [t.task, t.trial, t.passed])).toEqual([['blocked-tool', 1, false], ['blocked-tool', 2, false], ['raise-budget-within-policy', 1, true], ['raise-budget-within-policy', 2, true]])
     expect(run.report!.summary).toMatchObject({ trials: 2, pass_k: 0.5, mean: 0.5, passed: 2, failed: 2 })
     // A fresh world with a new seed per trial: the first keeps the world's own (42), the second not.
     const seeds = run.report!.tasks.map((t) => t.seed)

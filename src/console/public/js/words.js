@@ -54,7 +54,8 @@ const LIMIT_WORDS = {
 /** A monetary limit in one sentence, amounts in the console's money format. */
 function limitSentence(l) {
   const words = LIMIT_WORDS[l.name]?.(l) ?? `${l.name.replace(/_/g, ' ')} is ${l.limit}; this write: ${l.value}`
-  return `${words} (${money(l.current, l.currency)} → ${money(l.proposed, l.currency)}).`
+  // A limit on a campaign being created has no current budget (campaign_id null).
+  return `${words} (${l.campaign_id === null ? `a new campaign at ${money(l.proposed, l.currency)}` : `${money(l.current, l.currency)} → ${money(l.proposed, l.currency)}`}).`
 }
 
 /**
@@ -69,7 +70,7 @@ export function reasonText(entry) {
 export function explain(x) {
   if (!x) return null
   const lines = []
-  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}].`)
+  if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}]${x.list.blocks ? `: it blocks ${x.list.blocks.operation} on ${x.list.blocks.resource} under every name` : ''}.`)
   if (x.hours) lines.push(`Operating hours ${x.hours.days.join(', ')} ${x.hours.start}–${x.hours.end} ${x.hours.timezone}; it was ${x.hours.local_day} ${x.hours.local_time} there (${x.hours.within ? 'inside' : 'outside'}).`)
   return lines.length ? h('ul', { class: 'explain' }, lines.map((l) => h('li', {}, l))) : null
 }
