@@ -13,7 +13,9 @@ export function render(main, app, auditId) {
   const list = h('div', { class: 'entries', id: 'audit-list' })
   const count = h('p', { class: 'muted', 'aria-live': 'polite' })
   const one = h('section', { id: 'audit-one', 'aria-label': 'Linked audit entry', hidden: !auditId })
-  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), one, form, count, list)
+  // Filters collapse like the journal's: closed on a phone, so the first entry shows without scrolling.
+  const filterBox = h('details', { class: 'filter-box', open: !matchMedia('(max-width: 640px)').matches }, h('summary', {}, 'Filters'), form)
+  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), one, filterBox, count, list)
   const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
   // Names for the rows (campaigns by id, keys by prefix with their user), filled from the world view.
