@@ -40,6 +40,7 @@ const SLOW = [
   // Spawns a misbehaving agent per door it tries (about 12 s).
   'src/rehearse/adversary-agents.test.ts',
   'conformance/cli.test.ts',
+  'conformance/ci-recipes.test.ts',
   // Spawns `prism mock` of the contract (seconds to start).
   'conformance/prism-examples.test.ts',
   // Every sh/ts block of the README and docs against a fresh sandbox each page (minutes).

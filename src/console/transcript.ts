@@ -42,7 +42,7 @@ export interface Transcript {
   /** Read calls charged in the window, by script: `credits` sums to `credits.reads.net`. */
   reads: Array<{ script: string; calls: number; credits: number }>
   /** Each write's `credits` is its ledger net in the window (charge − refund): they sum to `credits.writes.net`. */
-  writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review'>
+  writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review' | 'explanation'>
     & { campaign_name?: string | null; key_name?: string | null; user_name?: string | null }>
 }
 
@@ -109,9 +109,10 @@ export function buildTranscript(input: {
       net: round2(reads.net + writeTotals.net), reads, writes: writeTotals,
     },
     reads: readsByScript(readRows),
-    writes: writes.map(({ id, at, workspace_id, key_id, key_prefix, surface, script, args, operation, decision, status, reason, review }) =>
+    writes: writes.map(({ id, at, workspace_id, key_id, key_prefix, surface, script, args, operation, decision, status, reason, review, explanation }) =>
       ({
         id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits: totals(writeRows.filter((l) => l.audit_id === id)).net, review,
+        ...(explanation ? { explanation } : {}),
         ...campaignName(flag(args, '--campaign-id')), ...(names ? keyNames(names, key_id) : {}),
       })),
   }

@@ -27,7 +27,9 @@ export function coverageView(run: RunResult): string {
   const counts = new Map<RuleState, number>()
   for (const rule of run.coverage.rules) counts.set(stateOf(rule), (counts.get(stateOf(rule)) ?? 0) + 1)
   const tally = [...counts].map(([state, n]) => `${n} ${state}`).join(' · ')
-  return `<h2 id="coverage">Rule coverage: ${run.coverage.percent}%</h2><details class="coverage"><summary>${run.coverage.rules.length} rules: ${esc(tally)}</summary>`
+  // A shard's coverage is a part (issue 37): the gate runs over every shard at `conform merge --coverage`.
+  const part = run.coverage.deferred ? ' <span class="meta">(this shard’s part: the coverage gate runs at <code>conform merge --coverage</code>)</span>' : ''
+  return `<h2 id="coverage">Rule coverage: ${run.coverage.percent}%${part}</h2><details class="coverage"><summary>${run.coverage.rules.length} rules: ${esc(tally)}</summary>`
     + `<div class="scroll" role="region" aria-label="rule coverage table" tabindex="0"><table><thead><tr><th scope="col">rule</th><th scope="col">text</th><th scope="col">state</th><th scope="col">scenarios</th></tr></thead>`
     + `<tbody>${rows.join('')}</tbody></table></div></details>`
 }

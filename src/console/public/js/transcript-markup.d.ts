@@ -12,7 +12,7 @@ export interface ConsoleTranscript {
   budget_delta_by_currency: Record<string, number>
   credits: CreditTotals & { reads: CreditTotals; writes: CreditTotals }
   reads: Array<{ script: string; calls: number; credits: number }>
-  writes: Array<{ id: string; at: string; workspace_id: string; key_prefix: string; surface?: string; script: string; args?: unknown; operation?: string; decision: string; status: string; reason: string | null; credits: number; review?: unknown
+  writes: Array<{ id: string; at: string; workspace_id: string; key_prefix: string; surface?: string; script: string; args?: unknown; operation?: string; decision: string; status: string; reason: string | null; credits: number; review?: unknown; explanation?: unknown
     campaign_name?: string | null; key_name?: string | null; user_name?: string | null }>
 }
 

@@ -3,7 +3,7 @@
 // scorecard (src/rehearse/html-report.ts, in Node) serializes it to HTML. Pure: no DOM, no fetch.
 import { when } from './dom.js'
 import { money, signedMoney } from './money.js'
-import { decisionLabel, statusLabel, surfaceLabel } from './words.js'
+import { decisionLabel, reasonText, statusLabel, surfaceLabel } from './words.js'
 
 export const TOTALS = [['attempted', 'Writes attempted'], ['executed', 'Executed'], ['held', 'Held for review'], ['blocked', 'Blocked'], ['approved', 'Approved'], ['rejected', 'Rejected'], ['expired', 'Expired unreviewed'], ['pending', 'Waiting for review']]
 
@@ -36,7 +36,7 @@ export function transcriptTree(t) {
     table('Reads (credits by script)', ['Script', 'Calls', 'Credits'], t.reads.map((r) => [r.script, num(r.calls), num(r.credits)]),
       ['Reads total', num(t.reads.reduce((a, r) => a + r.calls, 0)), num(c.reads.net)], 'No charged reads in this window.'),
     table('Writes', ['Time', 'Asked by', 'What', 'Gate', 'Outcome', 'Credits', 'Reason'], t.writes.map((w) => [time(w.at), askedBy(w), what(w),
-      badge(decisionLabel(w.decision), w.decision), badge(statusLabel(w.status), w.status), num(w.credits), w.reason]),
+      badge(decisionLabel(w.decision), w.decision), badge(statusLabel(w.status), w.status), num(w.credits), reasonText(w)]),
       ['Writes total', '', '', '', '', num(c.writes.net), ''], 'No writes in this window.'),
   ].filter(Boolean)
 }

@@ -51,17 +51,27 @@ const LIMIT_WORDS = {
   max_daily_budget: (l) => `Daily budgets above ${money(l.limit, l.currency)} are refused; this one asks for ${money(l.value, l.currency)}`,
 }
 
-/** The gate's explanation as sentences: which list, hours window or limit decided. */
+/** A monetary limit in one sentence, amounts in the console's money format. */
+function limitSentence(l) {
+  const words = LIMIT_WORDS[l.name]?.(l) ?? `${l.name.replace(/_/g, ' ')} is ${l.limit}; this write: ${l.value}`
+  // A limit on a campaign being created has no current budget (campaign_id null).
+  return `${words} (${l.campaign_id === null ? `a new campaign at ${money(l.proposed, l.currency)}` : `${money(l.current, l.currency)} → ${money(l.proposed, l.currency)}`}).`
+}
+
+/**
+ * Why the gate decided, as the console says it: the limit's sentence when a monetary limit decided
+ * (the API's own reason writes `190 → 300 USD`; issue 37 wants one money format), else the reason.
+ */
+export function reasonText(entry) {
+  return entry.explanation?.limit ? limitSentence(entry.explanation.limit) : entry.reason
+}
+
+/** The gate's explanation as sentences: which list or hours window decided (a limit is the reason itself, `reasonText`). */
 export function explain(x) {
   if (!x) return null
   const lines = []
   if (x.list) lines.push(`Matched “${x.list.matched}” in the policy list ${x.list.name} [${x.list.entries.join(', ')}]${x.list.blocks ? `: it blocks ${x.list.blocks.operation} on ${x.list.blocks.resource} under every name` : ''}.`)
   if (x.hours) lines.push(`Operating hours ${x.hours.days.join(', ')} ${x.hours.start}–${x.hours.end} ${x.hours.timezone}; it was ${x.hours.local_day} ${x.hours.local_time} there (${x.hours.within ? 'inside' : 'outside'}).`)
-  if (x.limit) {
-    const l = x.limit
-    const words = LIMIT_WORDS[l.name]?.(l) ?? `${l.name.replace(/_/g, ' ')} is ${l.limit}; this write: ${l.value}`
-    lines.push(`${words} (${l.campaign_id === null ? `a new campaign at ${money(l.proposed, l.currency)}` : `${money(l.current, l.currency)} → ${money(l.proposed, l.currency)}`}).`)
-  }
   return lines.length ? h('ul', { class: 'explain' }, lines.map((l) => h('li', {}, l))) : null
 }
 

@@ -2,7 +2,7 @@
 import { get, query } from '../api.js'
 import { badge, empty, field, h, json, mount, select, time } from '../dom.js'
 import { liveFilter } from '../live-filter.js'
-import { askedBy, changeLines, decisionLabel, explain, outcomeKind, outcomeLabel, statusLabel, surfaceLabel, writeSummary } from '../words.js'
+import { askedBy, changeLines, decisionLabel, explain, reasonText, outcomeKind, outcomeLabel, statusLabel, surfaceLabel, writeSummary } from '../words.js'
 
 const DECISIONS = [['', 'any'], ['run', 'ran at once'], ['hold', 'held for review'], ['block', 'blocked']]
 const STATUSES = ['', 'executed', 'pending_review', 'approved', 'rejected', 'expired', 'blocked', 'failed', 'dry_run']
@@ -13,7 +13,9 @@ export function render(main, app, auditId) {
   const list = h('div', { class: 'entries', id: 'audit-list' })
   const count = h('p', { class: 'muted', 'aria-live': 'polite' })
   const one = h('section', { id: 'audit-one', 'aria-label': 'Linked audit entry', hidden: !auditId })
-  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), one, form, count, list)
+  // Filters collapse like the journal's: closed on a phone, so the first entry shows without scrolling.
+  const filterBox = h('details', { class: 'filter-box', open: !matchMedia('(max-width: 640px)').matches }, h('summary', {}, 'Filters'), form)
+  mount(main, h('h2', {}, 'Audit log'), h('p', { class: 'lede' }, 'Every write the gate saw, newest first: what it decided, why, and what became of it.'), one, filterBox, count, list)
   const scripts = h('datalist', { id: 'audit-scripts' })
   const rows = new Map()
   // Names for the rows (campaigns by id, keys by prefix with their user), filled from the world view.
@@ -97,7 +99,7 @@ function entryElement(entry, names) {
       time(entry.at), ' ',
       h('strong', {}, writeSummary(entry, names.campaigns)), ' ', badge(outcomeLabel(entry), outcomeKind(entry)), ' ',
       h('span', { class: 'muted' }, `asked by ${askedBy(entry, names.keys)} via ${surfaceLabel(entry.surface)} · ${names.workspaces.get(entry.workspace_id) ?? entry.workspace_id}`)),
-    h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${entry.reason}`),
+    h('p', {}, `The gate ${decisionLabel(entry.decision)} (rule ${entry.rule}): ${reasonText(entry)}`),
     explain(entry.explanation),
     changes.length ? h('div', { class: 'changes' }, h('h3', {}, 'What changed'), h('ul', {}, changes.map((line) => h('li', {}, line)))) : null,
     entry.result?.message ? h('p', {}, entry.result.message) : null,

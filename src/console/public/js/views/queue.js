@@ -3,7 +3,7 @@
 // approval that can raise spend first asks a question whose default button is Cancel.
 import { post } from '../api.js'
 import { badge, duration, empty, field, h, money, mount, time } from '../dom.js'
-import { explain, surfaceLabel } from '../words.js'
+import { explain, reasonText, surfaceLabel } from '../words.js'
 import { confirmRemoval, confirmSpend } from '../confirm.js'
 
 const REVIEWER_KEY = 'adops-sandbox.reviewer'
@@ -17,7 +17,7 @@ export function render(main, app) {
   let busy = false
   mount(main,
     heading,
-    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing. Approvals that can raise spend ask first.'),
+    h('p', { class: 'lede' }, 'Writes the safety gate held for a person. Approving runs the write with exactly the arguments shown, once; rejecting runs nothing. Approvals that can raise spend or remove a campaign ask first.'),
     h('div', { class: 'toolbar' }, field('Reviewer name', reviewer)),
     list)
 
@@ -67,7 +67,7 @@ export function render(main, app) {
       h('dl', { class: 'facts' },
         c ? [h('dt', {}, 'Campaign'), h('dd', {}, `${c.name} `, h('span', { class: 'muted' }, `(${c.id}) · ${c.status.toLowerCase()} · ${money(c.daily_budget, c.currency)}/day now`))] : null,
         h('dt', {}, 'Arguments'), h('dd', {}, h('code', { class: 'args' }, entry.args.join(' ') || '(none)')),
-        h('dt', {}, 'Why held'), h('dd', {}, entry.reason, ' ', h('span', { class: 'muted' }, `(rule ${entry.rule})`), explain(entry.explanation)),
+        h('dt', {}, 'Why held'), h('dd', {}, reasonText(entry), ' ', h('span', { class: 'muted' }, `(rule ${entry.rule})`), explain(entry.explanation)),
         h('dt', {}, 'Asked by'), h('dd', {}, `key “${entry.key_name ?? '?'}” `, h('code', {}, `${entry.key_prefix}…`), ` (issued to ${entry.user_name}) · via ${surfaceLabel(entry.surface)} · `, time(entry.at)),
         h('dt', {}, 'Workspace'), h('dd', {}, entry.workspace_name ?? entry.workspace_id),
         h('dt', {}, 'Cost'), h('dd', {}, entry.cost === null ? '—' : `${entry.cost} credits, charged on approval`),
