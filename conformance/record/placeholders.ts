@@ -21,9 +21,12 @@ export interface Credential {
 export class Placeholders {
   readonly #names = new Map<string, string>()
   readonly #extra: string[]
+  readonly #taken: number
 
-  constructor(extraHeaders: string[] = []) {
+  /** `taken`: placeholders a recording already holds (`--capture-on-miss` names new ones after them). */
+  constructor(extraHeaders: string[] = [], taken = 0) {
     this.#extra = extraHeaders.map((h) => h.toLowerCase())
+    this.#taken = taken
   }
 
   /** The credential a request carried, or null without one. */
@@ -42,7 +45,7 @@ export class Placeholders {
   /** The placeholder of a credential value, made on first sight. */
   nameOf(value: string): string {
     let name = this.#names.get(value)
-    if (!name) this.#names.set(value, (name = `recorded_${this.#names.size + 1}`))
+    if (!name) this.#names.set(value, (name = `recorded_${this.#taken + this.#names.size + 1}`))
     return name
   }
 

@@ -25,6 +25,8 @@ export interface RecorderOptions {
   apiPort?: number
   /** Called after each exchange is forwarded (progress). */
   onExchange?: (exchange: Recorded, count: number) => void
+  /** Called when the target did not answer a request (the client got a 502 `TARGET_UNREACHABLE`). */
+  onUnreachable?: (request: { method: string; path: string }, error: Error) => void
 }
 
 export interface Recorder {
@@ -60,20 +62,14 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   })
   async function forward(x: { host: 'base' | 'api'; target: string; req: IncomingMessage; res: ServerResponse; body: string; at: number }): Promise<void> {
     const url = new URL(x.req.url ?? '/', 'http://recorder')
-    const headers = Object.fromEntries(Object.entries(x.req.headers).filter(([k]) => !REQUEST_DROPPED.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]))
-    const method = x.req.method ?? 'GET'
-    const answer = await fetch(`${x.target}${url.pathname}${url.search}`, {
-      method, headers, body: method === 'GET' || method === 'HEAD' || x.body === '' ? undefined : x.body, redirect: 'manual',
-    }).catch((error: Error) => error)
+    const answer = await forwardRequest(x.target, x.req, x.body)
     if (answer instanceof Error) {
-      const body = JSON.stringify({ error: `record: the target did not answer: ${answer.message}`, code: 'TARGET_UNREACHABLE' })
-      x.res.writeHead(502, { 'content-type': 'application/json' }).end(body)
+      options.onUnreachable?.({ method: x.req.method ?? 'GET', path: url.pathname }, answer)
+      x.res.writeHead(502, { 'content-type': 'application/json' }).end(unreachableBody(answer))
       return
     }
-    const text = await answer.text()
-    const responseHeaders = Object.fromEntries([...answer.headers].filter(([k]) => !RESPONSE_DROPPED.has(k)))
-    x.res.writeHead(answer.status, responseHeaders).end(text)
-    record({ host: x.host, method, path: url.pathname, search: url.search, headers, body: x.body, status: answer.status, responseHeaders, responseBody: text }, x.at)
+    x.res.writeHead(answer.status, answer.responseHeaders).end(answer.responseBody)
+    record({ host: x.host, path: url.pathname, search: url.search, ...answer }, x.at)
   }
   const host = options.host ?? '127.0.0.1'
   const base = await listen(serve('base', options.targetBase.replace(/\/$/, '')), host, options.port ?? 0)
@@ -93,7 +89,28 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   }
 }
 
-async function listen(server: Server, host: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
+/** An exchange forwarded as it came (hop-by-hop headers dropped), or the error when the target did not answer. */
+export async function forwardRequest(target: string, req: IncomingMessage, body: string): Promise<Omit<Recorded, 'host' | 'path' | 'search'> | Error> {
+  const url = new URL(req.url ?? '/', 'http://recorder')
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !REQUEST_DROPPED.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]))
+  const method = req.method ?? 'GET'
+  const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+    method, headers, body: method === 'GET' || method === 'HEAD' || body === '' ? undefined : body, redirect: 'manual',
+  }).catch((error: Error) => error)
+  if (answer instanceof Error) return answer
+  const text = await answer.text()
+  const responseHeaders = Object.fromEntries([...answer.headers].filter(([k]) => !RESPONSE_DROPPED.has(k)))
+  return { method, headers, body, status: answer.status, responseHeaders, responseBody: text }
+}
+
+/** The 502 JSON a proxy answers when the target did not answer (never a hang). */
+export function unreachableBody(error: Error): string {
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return JSON.stringify({ error: `record: the target did not answer: ${error.message}${cause}`, code: 'TARGET_UNREACHABLE' })
+}
+
+/** Listens on `host:port` (0 = a free port); the URL and a close that ends open connections. */
+export async function listen(server: Server, host: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())

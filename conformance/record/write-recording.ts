@@ -4,6 +4,7 @@ import { stringify } from 'yaml'
 import { jsonOrText } from '../../src/support/json-or-text.js'
 import type { Placeholders } from './placeholders.js'
 import type { Recorded } from './recorder.js'
+import { storedOf, writeRecordingFile } from './recording-file.js'
 import { scenarioOf } from './scenario-of.js'
 import { worldOf } from './world-of.js'
 
@@ -12,14 +13,17 @@ export interface WrittenRecording {
   scenario: string
   /** The MCP `tools/list` snapshot, when the client listed tools. */
   catalog: string | null
+  /** The exchanges with placeholders, what `record --replay` serves. */
+  recording: string
 }
 
 /**
  * The files of a recording (issue 38): `world.yaml` (load with `serve --world` or a scenario's
  * `world:`), `session.yaml` (the client's calls as a scenario on that world) and, if the client
- * listed MCP tools, `catalog.json`. Every text passes `Placeholders.scrub` on its way out.
+ * listed MCP tools, `catalog.json`; and `recording.json` (the exchanges, served by `record --replay`).
+ * Every text passes `Placeholders.scrub` on its way out.
  */
-export async function writeRecording(exchanges: readonly Recorded[], options: { out: string; target: string; placeholders: Placeholders }): Promise<WrittenRecording> {
+export async function writeRecording(exchanges: readonly Recorded[], options: { out: string; target: string; placeholders: Placeholders; keyHeaders?: string[] }): Promise<WrittenRecording> {
   const { out, placeholders } = options
   await mkdir(out, { recursive: true })
   const write = async (name: string, text: string) => {
@@ -38,7 +42,9 @@ export async function writeRecording(exchanges: readonly Recorded[], options: { 
   const scenarioFile = await write('session.yaml', `# Recorded by adops-sandbox record: replay with \`adops-sandbox conform ${join(out, 'session.yaml')}\`.\n${stringify(scenario, { lineWidth: 0 })}`)
   const tools = toolsListed(exchanges)
   const catalog = tools.length ? await write('catalog.json', `${JSON.stringify({ tools }, null, 2)}\n`) : null
-  return { world: worldFile, scenario: scenarioFile, catalog }
+  const stored = exchanges.map((x) => storedOf(x, placeholders))
+  const recording = await writeRecordingFile(out, { recorded_from: options.target, key_headers: options.keyHeaders ?? [], placeholders: placeholders.values().length, exchanges: stored })
+  return { world: worldFile, scenario: scenarioFile, catalog, recording }
 }
 
 /** Every tool a `tools/list` answer on `/mcp` named, pages in order, each once. */

@@ -3,6 +3,7 @@ import { serveCommand } from './serve.js'
 import { mcpCommand } from './mcp.js'
 import { conformCommand } from './conform.js'
 import { rehearseCommand } from './rehearse.js'
+import { recordCommand } from './record.js'
 
 /** The `adops-sandbox` command tree (also read by the docs generator for docs/configuration.md). */
 export function buildProgram(): Command {
@@ -13,4 +14,5 @@ export function buildProgram(): Command {
     .addCommand(mcpCommand())
     .addCommand(conformCommand())
     .addCommand(rehearseCommand())
+    .addCommand(recordCommand())
 }
