@@ -33,14 +33,19 @@ export function worldOf(exchanges: readonly Recorded[], placeholders: Placeholde
     if (credential && answers.includes(credential.value)) created.add(credential.name)
     if (/svc_|mcp_/.test(exchange.responseBody)) answers += exchange.responseBody
   }
-  for (const exchange of exchanges) {
-    const credential = placeholders.credentialOf(exchange)
-    if (!credential || created.has(credential.name) || exchange.status >= 400) continue
-    const body = jsonOrText(exchange.responseBody)
-    if (!body || typeof body !== 'object') continue
-    learn(seen, credential.name, exchange, body as Json)
+  const learnAll = () => {
+    for (const exchange of exchanges) {
+      const credential = placeholders.credentialOf(exchange)
+      if (!credential || created.has(credential.name) || exchange.status >= 400) continue
+      const body = jsonOrText(exchange.responseBody)
+      if (!body || typeof body !== 'object') continue
+      learn(seen, credential.name, exchange, body as Json)
+    }
   }
+  learnAll()
   unidentified(seen, exchanges, placeholders, created)
+  // Again, now that keys `/v1/me` never showed have a workspace: what they read is learnt too (first sight still wins).
+  learnAll()
   const world = assemble(seen, options.target)
   const keyNames = new Map([...seen.keys].map(([placeholder, k]) => [placeholder, k.name]))
   return { world, keyNames, stableIds: stableIdsOf(world) }
