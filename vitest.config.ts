@@ -28,6 +28,7 @@ const SLOW = [
   'src/cli/conform-drift.test.ts',
   'src/cli/serve-lock.test.ts',
   'src/cli/serve.test.ts',
+  'src/cli/record.test.ts',
   'src/mcp/inspector-cli.test.ts',
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
