@@ -29,6 +29,8 @@ const SLOW = [
   'src/cli/serve-lock.test.ts',
   'src/cli/serve.test.ts',
   'src/cli/record.test.ts',
+  // A 201-step recorded session replayed (~18 s).
+  'conformance/record/write-recording.test.ts',
   'src/mcp/inspector-cli.test.ts',
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',

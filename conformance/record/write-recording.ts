@@ -39,12 +39,23 @@ export async function writeRecording(exchanges: readonly Recorded[], options: { 
   const worldFile = join(out, 'world.yaml')
   await writeFile(worldFile, worldText)
   const scenario = scenarioOf(exchanges, placeholders, { world: './world.yaml', keyNames, stableIds, title: `The calls recorded from ${options.target} (${exchanges.length} requests), replayed on the recorded world` })
-  const scenarioFile = await write('session.yaml', `# Recorded by adops-sandbox record: replay with \`adops-sandbox conform ${join(out, 'session.yaml')}\`.\n${stringify(scenario, { lineWidth: 0 })}`)
+  const scenarioFile = await write('session.yaml', `# Recorded by adops-sandbox record: replay with \`adops-sandbox conform ${join(out, 'session.yaml')}\`.\n${scenarioYaml(scenario)}`)
   const tools = toolsListed(exchanges)
   const catalog = tools.length ? await write('catalog.json', `${JSON.stringify({ tools }, null, 2)}\n`) : null
   const stored = exchanges.map((x) => storedOf(x, placeholders))
   const recording = await writeRecordingFile(out, { recorded_from: options.target, key_headers: options.keyHeaders ?? [], placeholders: placeholders.values().length, exchanges: stored })
   return { world: worldFile, scenario: scenarioFile, catalog, recording }
+}
+
+/** Steps beyond which a scenario is written one JSON step per line (still YAML): block YAML of thousands of steps takes a minute. */
+export const BLOCK_YAML_STEPS = 200
+
+/** The scenario as block YAML, or when long, its header as YAML and each step as one flow (JSON) line: bench/README.md "record". */
+function scenarioYaml(scenario: Record<string, unknown>): string {
+  const steps = scenario.steps as unknown[]
+  if (steps.length <= BLOCK_YAML_STEPS) return stringify(scenario, { lineWidth: 0 })
+  const { steps: _steps, ...header } = scenario
+  return `${stringify(header, { lineWidth: 0 })}steps:\n${steps.map((step) => `  - ${JSON.stringify(step)}\n`).join('')}`
 }
 
 /** Every tool a `tools/list` answer on `/mcp` named, pages in order, each once. */
