@@ -35,6 +35,44 @@ export const RECORDING_FILE = 'recording.json'
 // A cookie the target sets may be a session secret of a shape `redactText` does not know.
 const DROPPED_ANSWER_HEADERS = new Set(['set-cookie', 'date'])
 
+/**
+ * Fields whose values are secrets whatever they look like (a real deployment's OAuth tokens need
+ * not have the sandbox's shapes): masked in `recording.json`, and in a request on replay before it
+ * is matched. In answers `code` is an error code, not an authorization code, so it is left.
+ */
+const REQUEST_SECRET_FIELDS = /^(code|code_verifier|key|api_key|password|client_secret|secret)$|token$/i
+const ANSWER_SECRET_FIELDS = /^(key|api_key|password|client_secret|secret)$|token$/i
+export const MASKED = '[masked]'
+
+/** `text` (JSON, a query or a form body) with the string values of secret-named fields masked. */
+export function maskSecretFields(text: string, fields: RegExp = REQUEST_SECRET_FIELDS): string {
+  if (text === '') return text
+  const json = jsonOrText(text)
+  if (json !== null && typeof json === 'object') {
+    let changed = false
+    const masked = JSON.stringify(json, (name, value: unknown) => {
+      if (typeof value === 'string' && name !== '' && fields.test(name) && value !== MASKED) {
+        changed = true
+        return MASKED
+      }
+      return value
+    })
+    return changed ? masked : text
+  }
+  if (/^\??[^\s{}"]*=/.test(text)) {
+    const query = text.startsWith('?')
+    const params = new URLSearchParams(text)
+    let changed = false
+    for (const name of new Set(params.keys())) {
+      if (!fields.test(name) || params.getAll(name).every((v) => v === MASKED)) continue
+      changed = true
+      params.set(name, MASKED)
+    }
+    return changed ? `${query ? '?' : ''}${params.toString()}` : text
+  }
+  return text
+}
+
 /** An exchange with its credential replaced by a placeholder and every text scrubbed (no secret in any form). */
 export function storedOf(exchange: Recorded, placeholders: Placeholders): StoredExchange {
   const credential = placeholders.credentialOf(exchange)
@@ -43,12 +81,12 @@ export function storedOf(exchange: Recorded, placeholders: Placeholders): Stored
     host: exchange.host,
     method: exchange.method,
     path: scrub(exchange.path),
-    search: scrub(exchange.search),
+    search: maskSecretFields(scrub(exchange.search), REQUEST_SECRET_FIELDS),
     credential: credential ? { name: credential.name, header: credential.header } : null,
-    body: scrub(exchange.body),
+    body: maskSecretFields(scrub(exchange.body), REQUEST_SECRET_FIELDS),
     status: exchange.status,
     headers: Object.fromEntries(Object.entries(exchange.responseHeaders).filter(([k]) => !DROPPED_ANSWER_HEADERS.has(k)).map(([k, v]) => [k, scrub(v)])),
-    answer: scrub(exchange.responseBody),
+    answer: maskSecretFields(scrub(exchange.responseBody), ANSWER_SECRET_FIELDS),
   }
 }
 
@@ -81,7 +119,7 @@ export async function readRecordingFile(dir: string): Promise<RecordingFile> {
  */
 export function matchKey(request: { host: string; method: string; path: string; search: string; body: string; credential: string }): string {
   const query = [...new URLSearchParams(request.search)].sort(([a, x], [b, y]) => a.localeCompare(b) || x.localeCompare(y))
-  return JSON.stringify([request.host, request.method.toUpperCase(), redactText(request.path), redactText(new URLSearchParams(query).toString()), redactText(canonicalBody(request.body)), request.credential])
+  return JSON.stringify([request.host, request.method.toUpperCase(), redactText(request.path), maskSecretFields(redactText(new URLSearchParams(query).toString())), maskSecretFields(redactText(canonicalBody(request.body))), request.credential])
 }
 
 function canonicalBody(body: string): string {

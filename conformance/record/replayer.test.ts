@@ -8,7 +8,7 @@ import { createSandbox } from '../../src/create-sandbox.js'
 import type { RunningSandbox } from '../../src/create-sandbox.js'
 import { Placeholders } from './placeholders.js'
 import { startRecorder } from './recorder.js'
-import { readRecordingFile, recordingText } from './recording-file.js'
+import { maskSecretFields, matchKey, readRecordingFile, recordingText } from './recording-file.js'
 import type { RecordingFile } from './recording-file.js'
 import { startReplayer } from './replayer.js'
 import type { Replayer } from './replayer.js'
@@ -161,5 +161,28 @@ describe('record --replay (issue 38)', () => {
     expect(recording.exchanges.some((x) => x.credential?.name === 'recorded_1')).toBe(true)
     expect(secrets.length).toBeGreaterThanOrEqual(1)
     for (const secret of secrets) for (const form of forms(secret)) expect(text.includes(form)).toBe(false)
+  })
+})
+
+describe('secret-named fields in recording.json (a real deployment\'s tokens need not look like keys)', () => {
+  it.each([
+    ['a JSON body', '{"grant_type":"refresh_token","refresh_token":"opaque-1234","client_secret":"s3cr3t","scope":"x"}', ['opaque-1234', 's3cr3t'], 'refresh_token'],
+    ['a form body', 'grant_type=authorization_code&code=abc123&code_verifier=verif-xyz&client_id=c1', ['abc123', 'verif-xyz'], 'client_id=c1'],
+    ['a query', '?code=abc123&state=s1', ['abc123'], 'state=s1'],
+  ])('masks them in %s and leaves the rest', (_name, text, secretValues, kept) => {
+    const masked = maskSecretFields(text)
+    for (const value of secretValues) expect(masked).not.toContain(value)
+    expect(masked).toContain(kept)
+  })
+
+  it('leaves an answer\'s error code alone and masks its tokens', () => {
+    const masked = maskSecretFields('{"code":"NOT_FOUND","access_token":"tok-9","token_type":"Bearer"}', /^(key|api_key|password|client_secret|secret)$|token$/i)
+    expect(JSON.parse(masked)).toEqual({ code: 'NOT_FOUND', access_token: '[masked]', token_type: 'Bearer' })
+  })
+
+  it('matches a replayed request whose secret fields differ from the recorded ones', () => {
+    const at = (body: string) => matchKey({ host: 'base', method: 'POST', path: '/oauth/token', search: '', body, credential: 'none' })
+    expect(at(maskSecretFields('{"code":"first","client_id":"c"}'))).toBe(at('{"client_id":"c","code":"second"}'))
+    expect(at('{"client_id":"c","code":"x"}')).not.toBe(at('{"client_id":"d","code":"x"}'))
   })
 })

@@ -11,7 +11,7 @@ import type { RecordFlags } from './record.js'
 import { runRecordCli } from './record-run.js'
 
 /** `record` run in-process: its output, its banner line, a stop (what SIGINT does in the CLI) and its exit code. */
-function startCli(flags: Partial<RecordFlags>) {
+function startCli(flags: Partial<RecordFlags>, options: { tty?: boolean } = {}) {
   let out = ''
   let err = ''
   let stop!: () => void
@@ -23,7 +23,7 @@ function startCli(flags: Partial<RecordFlags>) {
     if (out.includes('\n')) bannerSeen(out)
   })
   const code = runRecordCli({ host: '127.0.0.1', port: 0, apiPort: 0, out: 'recording', ...flags }, {
-    stop: new Promise<void>((resolve) => (stop = resolve)), stdout, stderr: sink((s) => (err += s)),
+    stop: new Promise<void>((resolve) => (stop = resolve)), stdout, stderr: Object.assign(sink((s) => (err += s)), { isTTY: options.tty === true }),
   })
   void code.then(() => bannerSeen(out))
   return { banner, stop: () => stop(), code, out: () => out, err: () => err }
@@ -143,5 +143,30 @@ describe('adops-sandbox record (CLI, issue 38)', () => {
     run.stop()
     expect(await run.code).toBe(0)
     expect(JSON.parse(run.out().trim().split('\n').at(-1)!)).toEqual({ replayed: 1, missed: 1, captured: 0, files: null })
+  })
+
+  it('shows the count of requests recorded so far on a TTY, and nothing of it otherwise', async () => {
+    const headers = { authorization: `Bearer ${target.keys.owner}` }
+    for (const tty of [true, false]) {
+      const run = startCli({ targetBase: target.baseUrl, targetApi: target.apiUrl, out: join(dir, `tty-${tty}`) }, { tty })
+      const apiUrl = /api_url +(\S+)/.exec(await run.banner)![1]
+      for (let i = 0; i < 2; i++) await fetch(`${apiUrl}/v1/credits`, { headers }).then((r) => r.text())
+      run.stop()
+      expect(await run.code).toBe(0)
+      expect(run.err().includes('\rrecord: 2 requests recorded')).toBe(tty)
+    }
+  })
+
+  it('never prints or writes credentials given in a target URL (user:password@host)', async () => {
+    const out = join(dir, 'userinfo')
+    const withCredentials = (url: string) => url.replace('http://', 'http://operator:pw-in-the-url@')
+    const run = startCli({ targetBase: withCredentials(target.baseUrl), targetApi: withCredentials(target.apiUrl), out, json: true })
+    const banner = JSON.parse((await run.banner).split('\n')[0]) as Record<string, string>
+    expect(banner.target_base).toBe(target.baseUrl)
+    expect((await fetch(`${banner.api_url}/v1/credits`, { headers: { authorization: `Bearer ${target.keys.owner}` } })).status).toBe(200)
+    run.stop()
+    expect(await run.code).toBe(0)
+    const texts = [run.out(), run.err(), ...await Promise.all((await readdir(out)).map((f) => readFile(join(out, f), 'utf8')))]
+    for (const text of texts) expect(text).not.toContain('pw-in-the-url')
   })
 })

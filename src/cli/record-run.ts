@@ -7,7 +7,7 @@ import type { Reporter } from '../../conformance/runner.js'
 import type { RecordFlags } from './record.js'
 import { recordBanner, writtenLines } from './record-banner.js'
 import { runReplayCli } from './replay-run.js'
-import { RecordExit, causeOf, probe, targetsOf } from './record-target.js'
+import { RecordExit, causeOf, probe, shown, targetsOf } from './record-target.js'
 
 /** Where `record` writes and how it learns it must stop (SIGINT/SIGTERM in the CLI, a promise in tests). */
 export interface RecordIo {
@@ -46,7 +46,7 @@ async function record(flags: RecordFlags, io: RecordIo): Promise<number> {
   }).catch((error: NodeJS.ErrnoException) => {
     throw new RecordExit(EXIT.usage, error.code === 'EADDRINUSE' ? `a port is already in use (${error.message}); pass --port 0 --api-port 0 for free ones` : error.message)
   })
-  const info = { mode: 'record', base_url: recorder.baseUrl, api_url: recorder.apiUrl, mcp: `${recorder.baseUrl}/mcp`, out: flags.out, target_base: targetBase, target_api: targetApi }
+  const info = { mode: 'record', base_url: recorder.baseUrl, api_url: recorder.apiUrl, mcp: `${recorder.baseUrl}/mcp`, out: flags.out, target_base: shown(targetBase), target_api: shown(targetApi) }
   io.stdout.write(flags.json ? `${JSON.stringify(info)}\n` : recordBanner(info))
   await io.stop
   await recorder.close()
@@ -58,7 +58,7 @@ async function record(flags: RecordFlags, io: RecordIo): Promise<number> {
   }
   const placeholders = new Placeholders(flags.keyHeader ?? [])
   for (const exchange of exchanges) placeholders.credentialOf(exchange)
-  const files = await writeRecording(exchanges, { out: flags.out, target: `${targetBase} + ${targetApi}`, placeholders, keyHeaders: flags.keyHeader })
+  const files = await writeRecording(exchanges, { out: flags.out, target: `${shown(targetBase)} + ${shown(targetApi)}`, placeholders, keyHeaders: flags.keyHeader })
   if (!flags.json) io.stdout.write(writtenLines(files, exchanges.length, flags.out))
   const check = reporters.length ? await checkSession(files.scenario, reporters, placeholders.values()) : null
   if (flags.json) io.stdout.write(`${JSON.stringify({ requests: exchanges.length, files, ...(check ? { check } : {}) })}\n`)

@@ -17,11 +17,21 @@ export function targetsOf(flags: RecordFlags, what: string): { targetBase: strin
   return { targetBase: flags.targetBase.replace(/\/$/, ''), targetApi: flags.targetApi.replace(/\/$/, '') }
 }
 
+/** A target URL as printed and written: credentials in it (`https://user:pass@host`) left out. */
+export function shown(url: string): string {
+  return url.replace(/^(https?:\/\/)[^@/]*@/, '$1')
+}
+
 /** Each URL answers at all (any status): a target that does not is exit 3 before anything listens. */
 export async function probe(urls: string[]): Promise<void> {
   for (const url of urls) {
-    await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'manual' }).then((r) => r.body?.cancel()).catch((error: Error) => {
-      throw new RecordExit(EXIT.unreachable, `target unreachable: ${url}: ${causeOf(error)}`)
+    // fetch refuses a URL with credentials in it; they go as Basic auth, as the proxy's requests send them.
+    const parsed = new URL(url)
+    const basic = parsed.username || parsed.password ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}` : null
+    parsed.username = ''
+    parsed.password = ''
+    await fetch(parsed, { signal: AbortSignal.timeout(10_000), redirect: 'manual', headers: basic ? { authorization: basic } : {} }).then((r) => r.body?.cancel()).catch((error: Error) => {
+      throw new RecordExit(EXIT.unreachable, `target unreachable: ${shown(url)}: ${causeOf(error)}`)
     })
   }
 }
