@@ -27,6 +27,10 @@ export interface RecorderOptions {
   apiPort?: number
   /** Called after each exchange is forwarded (progress). */
   onExchange?: (exchange: Recorded, count: number) => void
+  /** Exchanges kept at most (memory stays bounded); later ones are forwarded, not kept. Default 50 000. */
+  maxExchanges?: number
+  /** Called once, on the first request past `maxExchanges`. */
+  onFull?: (kept: number) => void
   /** Called when the target did not answer a request (the client got a 502 `TARGET_UNREACHABLE`). */
   onUnreachable?: (request: { method: string; path: string }, error: Error) => void
 }
@@ -36,8 +40,13 @@ export interface Recorder {
   apiUrl: string
   /** Every exchange so far, in the order the client's requests arrived. */
   readonly exchanges: readonly Recorded[]
+  /** Requests forwarded past `maxExchanges`, not kept. */
+  readonly dropped: number
   close(): Promise<void>
 }
+
+/** Exchanges a recording keeps by default (≈ 6 KB each for a campaign list: a few hundred MB at most). */
+export const MAX_EXCHANGES = 50_000
 
 // Hop-by-hop and framing headers: recomputed by each side of the proxy.
 const REQUEST_DROPPED = new Set(['host', 'connection', 'content-length', 'keep-alive', 'transfer-encoding'])
@@ -51,14 +60,18 @@ const RESPONSE_DROPPED = new Set(['content-encoding', 'transfer-encoding', 'cont
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const exchanges: Recorded[] = []
   let count = 0
+  const max = options.maxExchanges ?? MAX_EXCHANGES
   const record = (exchange: Recorded, at: number) => {
     // Kept in the order requests arrived, whatever order the answers come back in.
     exchanges[at] = exchange
     options.onExchange?.(exchange, ++count)
   }
   let next = 0
+  let dropped = 0
   const serve = (host: 'base' | 'api', target: string) => createServer((req: IncomingMessage, res: ServerResponse) => {
-    const at = next++
+    // Past the limit a request is still forwarded (the client's session goes on) but not kept.
+    const at = next < max ? next++ : -1
+    if (at < 0 && dropped++ === 0) options.onFull?.(max)
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => void forward({ host, target, req, res, body: Buffer.concat(chunks).toString('utf8'), at }))
@@ -73,7 +86,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     }
     const { live, ...exchange } = answer
     x.res.writeHead(answer.status, live).end(answer.responseBody)
-    record({ host: x.host, path: url.pathname, search: url.search, ...exchange }, x.at)
+    if (x.at >= 0) record({ host: x.host, path: url.pathname, search: url.search, ...exchange }, x.at)
   }
   const host = options.host ?? '127.0.0.1'
   const base = await listen(serve('base', options.targetBase.replace(/\/$/, '')), host, options.port ?? 0)
@@ -86,6 +99,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     apiUrl: api.url,
     get exchanges() {
       return exchanges.filter(Boolean)
+    },
+    get dropped() {
+      return dropped
     },
     close: async () => {
       await Promise.all([base.close(), api.close()])

@@ -169,4 +169,16 @@ describe('adops-sandbox record (CLI, issue 38)', () => {
     const texts = [run.out(), run.err(), ...await Promise.all((await readdir(out)).map((f) => readFile(join(out, f), 'utf8')))]
     for (const text of texts) expect(text).not.toContain('pw-in-the-url')
   })
+
+  it('keeps at most --max-exchanges, still forwards the requests after it, and says how many were not recorded', async () => {
+    const run = startCli({ targetBase: target.baseUrl, targetApi: target.apiUrl, out: join(dir, 'bounded'), json: true, maxExchanges: 2 })
+    const banner = JSON.parse((await run.banner).split('\n')[0]) as Record<string, string>
+    const statuses = []
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${banner.api_url}/v1/credits`, { headers: { authorization: `Bearer ${target.keys.owner}` } })).status)
+    expect(statuses).toEqual([200, 200, 200, 200])
+    run.stop()
+    expect(await run.code).toBe(0)
+    expect(run.err()).toContain('record: 2 exchanges kept, the limit')
+    expect(JSON.parse(run.out().trim().split('\n').at(-1)!)).toMatchObject({ requests: 2, not_recorded: 2 })
+  })
 })

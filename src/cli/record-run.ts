@@ -38,7 +38,8 @@ async function record(flags: RecordFlags, io: RecordIo): Promise<number> {
   await probe([targetBase, targetApi])
   const progress = io.stderr.isTTY === true && !flags.json
   const recorder = await startRecorder({
-    targetBase, targetApi, host: flags.host, port: flags.port, apiPort: flags.apiPort,
+    targetBase, targetApi, host: flags.host, port: flags.port, apiPort: flags.apiPort, maxExchanges: flags.maxExchanges,
+    onFull: (kept) => io.stderr.write(`${progress ? '\n' : ''}record: ${kept} exchanges kept, the limit: later requests are forwarded but not recorded (--max-exchanges N to keep more)\n`),
     onExchange: (_x, count) => {
       if (progress) io.stderr.write(`\rrecord: ${count} request${count === 1 ? '' : 's'} recorded  `)
     },
@@ -61,7 +62,8 @@ async function record(flags: RecordFlags, io: RecordIo): Promise<number> {
   const files = await writeRecording(exchanges, { out: flags.out, target: `${shown(targetBase)} + ${shown(targetApi)}`, placeholders, keyHeaders: flags.keyHeader })
   if (!flags.json) io.stdout.write(writtenLines(files, exchanges.length, flags.out))
   const check = reporters.length ? await checkSession(files.scenario, reporters, placeholders.values()) : null
-  if (flags.json) io.stdout.write(`${JSON.stringify({ requests: exchanges.length, files, ...(check ? { check } : {}) })}\n`)
+  if (recorder.dropped && !flags.json) io.stdout.write(`record: ${recorder.dropped} later request${recorder.dropped === 1 ? ' was' : 's were'} forwarded but not recorded (--max-exchanges)\n`)
+  if (flags.json) io.stdout.write(`${JSON.stringify({ requests: exchanges.length, ...(recorder.dropped ? { not_recorded: recorder.dropped } : {}), files, ...(check ? { check } : {}) })}\n`)
   else if (check) io.stdout.write(check.passed ? 'check: the session replays green on the recorded world\n' : `check: the session does not replay on the recorded world: ${check.reason}\n`)
   return check && !check.passed ? EXIT.failed : EXIT.passed
 }

@@ -16,6 +16,7 @@ export function recordCommand(): Command {
     .addOption(new Option('--api-port <port>', 'api host port of the proxy (0 = a free one)').default(0).argParser(port))
     .option('--key-header <name>', 'another header that carries a credential, replaced by a placeholder (repeatable)', many)
     .option('--out <dir>', 'where the recording is written on stop', 'recording')
+    .addOption(new Option('--max-exchanges <n>', 'exchanges kept at most (memory stays bounded); later requests are forwarded, not recorded').default(50_000).argParser(positive))
     .option('--reporter <spec>', 'on stop, replay the written session once against a sandbox on the recorded world and render it: json|junit|html[:file] (repeatable); exit 1 if it fails', many)
     .option('--replay <dir>', 'serve the recording in DIR (recording.json) instead of recording')
     .option('--capture-on-miss', '--replay: forward a request the recording lacks to --target-base/--target-api once, append it, rewrite recording.json on stop')
@@ -42,6 +43,7 @@ export interface RecordFlags {
   apiPort: number
   keyHeader?: string[]
   out: string
+  maxExchanges?: number
   reporter?: string[]
   replay?: string
   captureOnMiss?: boolean
@@ -51,5 +53,11 @@ export interface RecordFlags {
 function port(value: string): number {
   const n = Number(value)
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535')
+  return n
+}
+
+function positive(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
   return n
 }
