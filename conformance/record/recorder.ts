@@ -72,9 +72,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     // Past the limit a request is still forwarded (the client's session goes on) but not kept.
     const at = next < max ? next++ : -1
     if (at < 0 && dropped++ === 0) options.onFull?.(max)
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => void forward({ host, target, req, res, body: Buffer.concat(chunks).toString('utf8'), at }))
+    readBody(req, res, (body) => void forward({ host, target, req, res, body, at }))
   })
   async function forward(x: { host: 'base' | 'api'; target: string; req: IncomingMessage; res: ServerResponse; body: string; at: number }): Promise<void> {
     const url = new URL(x.req.url ?? '/', 'http://recorder')
@@ -152,6 +150,24 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer {
   if (encoding === 'br') return brotliDecompressSync(body)
   if (encoding === 'deflate') return inflateSync(body)
   return body
+}
+
+/** Request bytes a proxy buffers at most: far above any body the service accepts (1 MiB), so only abuse is refused. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** A request's body as text, or a 413 JSON answer when it is larger than `MAX_BODY_BYTES` (memory stays bounded). */
+export function readBody(req: IncomingMessage, res: ServerResponse, then: (body: string) => void): void {
+  const chunks: Buffer[] = []
+  let size = 0
+  req.on('data', (c: Buffer) => {
+    size += c.length
+    if (size <= MAX_BODY_BYTES) chunks.push(c)
+  })
+  req.on('end', () => {
+    if (size <= MAX_BODY_BYTES) return then(Buffer.concat(chunks).toString('utf8'))
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+      .end(JSON.stringify({ error: `record: the request body exceeds ${MAX_BODY_BYTES} bytes; not forwarded`, code: 'PAYLOAD_TOO_LARGE' }))
+  })
 }
 
 /** The 502 JSON a proxy answers when the target did not answer (never a hang). */

@@ -186,3 +186,20 @@ describe('secret-named fields in recording.json (a real deployment\'s tokens nee
     expect(at('{"client_id":"c","code":"x"}')).not.toBe(at('{"client_id":"d","code":"x"}'))
   })
 })
+
+describe('bodies past the proxy limit', () => {
+  it('are answered 413 PAYLOAD_TOO_LARGE by the recorder and by the replay, never buffered whole or forwarded', async () => {
+    const { MAX_BODY_BYTES } = await import('./recorder.js')
+    const recorder = await startRecorder({ targetBase: 'http://127.0.0.1:9', targetApi: 'http://127.0.0.1:9' })
+    const replayer = await replay()
+    try {
+      for (const url of [recorder.apiUrl, replayer.apiUrl]) {
+        const res = await fetch(`${url}/v1/campaigns`, { method: 'POST', body: Buffer.alloc(MAX_BODY_BYTES + 1, 'a') })
+        expect([res.status, ((await res.json()) as { code: string }).code]).toEqual([413, 'PAYLOAD_TOO_LARGE'])
+      }
+      expect(recorder.exchanges.length).toBe(0)
+    } finally {
+      await recorder.close()
+    }
+  })
+})

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { jsonOrText } from '../../src/support/json-or-text.js'
 import { Placeholders } from './placeholders.js'
-import { forwardRequest, listen, unreachableBody } from './recorder.js'
+import { forwardRequest, listen, readBody, unreachableBody } from './recorder.js'
 import type { RecordingFile, StoredExchange } from './recording-file.js'
 import { matchKey, storedOf } from './recording-file.js'
 
@@ -52,9 +52,7 @@ export async function startReplayer(options: ReplayerOptions): Promise<Replayer>
   const placeholders = new Placeholders(recording.key_headers, recording.placeholders)
   const counts: ReplayCounts = { replayed: 0, missed: 0, captured: 0 }
   const handle = (host: 'base' | 'api', target: string | null) => createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => void answer({ host, target, req, res, body: Buffer.concat(chunks).toString('utf8') }))
+    readBody(req, res, (body) => void answer({ host, target, req, res, body }))
   })
   async function answer(x: { host: 'base' | 'api'; target: string | null; req: IncomingMessage; res: ServerResponse; body: string }): Promise<void> {
     const url = new URL(x.req.url ?? '/', 'http://replay')
