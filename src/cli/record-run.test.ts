@@ -181,4 +181,27 @@ describe('adops-sandbox record (CLI, issue 38)', () => {
     expect(run.err()).toContain('record: 2 exchanges kept, the limit')
     expect(JSON.parse(run.out().trim().split('\n').at(-1)!)).toMatchObject({ requests: 2, not_recorded: 2 })
   })
+
+  it('with --capture-on-miss forwards a miss, then rewrites recording.json on stop with it appended and no key in it', async () => {
+    const out = join(dir, 'capture')
+    const first = startCli({ targetBase: target.baseUrl, targetApi: target.apiUrl, out, json: true })
+    const recorded = JSON.parse((await first.banner).split('\n')[0]) as Record<string, string>
+    const headers = { authorization: `Bearer ${target.keys.owner}` }
+    await fetch(`${recorded.api_url}/v1/credits`, { headers }).then((r) => r.text())
+    first.stop()
+    expect(await first.code).toBe(0)
+    const run = startCli({ replay: out, captureOnMiss: true, targetBase: target.baseUrl, targetApi: target.apiUrl })
+    const apiUrl = /api_url +(\S+)/.exec(await run.banner)![1]
+    expect((await fetch(`${apiUrl}/v1/me`, { headers })).status).toBe(200)
+    expect((await fetch(`${apiUrl}/v1/credits`, { headers })).status).toBe(200)
+    run.stop()
+    expect(await run.code).toBe(0)
+    expect(run.out()).toContain('1 answered from the recording, 0 not recorded, 1 captured')
+    expect(run.out()).toContain(`wrote ${join(out, 'recording.json')}`)
+    const text = await readFile(join(out, 'recording.json'), 'utf8')
+    const file = JSON.parse(text) as { exchanges: Array<{ path: string; credential: { name: string } }> }
+    expect(file.exchanges.map((x) => x.path)).toEqual(['/v1/credits', '/v1/me'])
+    expect(file.exchanges[1].credential.name).toBe('recorded_2')
+    for (const form of [target.keys.owner, target.keys.owner.slice(12), encodeURIComponent(target.keys.owner)]) expect(text).not.toContain(form)
+  })
 })
