@@ -1,5 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { YamlLoadError, parseYaml } from '../src/support/yaml-schema.js'
 import type { YamlProblem } from '../src/support/yaml-schema.js'
 import type { Scenario } from './schema.js'
@@ -70,7 +71,18 @@ export async function loadScenarios(paths: string[], cwd = process.cwd()): Promi
 async function loadScenario(file: string, cwd: string, schema: ReturnType<typeof scenarioSchema>): Promise<{ scenario: Scenario; text: string }> {
   const text = await readFile(file, 'utf8')
   const name = relative(cwd, resolve(file)) || file
-  return { scenario: { ...parseYaml(text, name, schema), file: name }, text }
+  const scenario = parseYaml(text, name, schema)
+  return { scenario: { ...scenario, world: worldBeside(scenario.world, file), file: name }, text }
+}
+
+/**
+ * A world given as a relative path (`./world.yaml`, as `adops-sandbox record` writes) is the file
+ * beside the scenario when one is there; otherwise it stays a path from the working directory.
+ */
+function worldBeside(world: string, file: string): string {
+  if (!/[/\\]|\.ya?ml$/.test(world) || isAbsolute(world)) return world
+  const beside = resolve(dirname(file), world)
+  return existsSync(beside) ? beside : world
 }
 
 /** `file:line:column path: message` for a reference problem (the nearest node that exists). */

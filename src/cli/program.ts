@@ -4,6 +4,7 @@ import { mcpCommand } from './mcp.js'
 import { conformCommand } from './conform.js'
 import { rehearseCommand } from './rehearse.js'
 import { catalogCommand } from './catalog.js'
+import { recordCommand } from './record.js'
 
 /** The `adops-sandbox` command tree (also read by the docs generator for docs/configuration.md). */
 export function buildProgram(): Command {
@@ -15,4 +16,5 @@ export function buildProgram(): Command {
     .addCommand(conformCommand())
     .addCommand(rehearseCommand())
     .addCommand(catalogCommand())
+    .addCommand(recordCommand())
 }

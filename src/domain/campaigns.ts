@@ -24,6 +24,21 @@ export const DEFAULT_CAMPAIGN_COUNT = 6
 export interface CampaignSettings {
   count?: number
   seed_as?: string
+  /**
+   * Campaigns as a deployment showed them (`adops-sandbox record`): each keeps its id, name,
+   * status and budget (and channel and bidding when given); the rest is generated as usual.
+   */
+  items?: CampaignItem[]
+}
+
+/** A campaign a world file spells out (`connections[].campaigns.items`). */
+export interface CampaignItem {
+  campaign_id: string
+  campaign_name: string
+  status: CampaignStatus
+  daily_budget: number
+  channel_type?: string
+  bidding_strategy?: string
 }
 
 /**
@@ -42,7 +57,8 @@ export function generateCampaigns(deps: Deps, connectionId: string, settings: Ca
   let r = hashSeed(seed, seedKey, 'id-retry')
   const retry = () => String(1_000_000_000 + ((r = hashSeed(r)) % 8_999_999_999))
   const now = nowIn(deps, connection.workspace_id)
-  const count = settings?.count ?? DEFAULT_CAMPAIGN_COUNT
+  const items = settings?.items ?? []
+  const count = items.length || (settings?.count ?? DEFAULT_CAMPAIGN_COUNT)
   const created: Campaign[] = []
   for (let i = 0; i < count; i++) {
     const channel = faker.helpers.weightedArrayElement(CHANNELS.map((c) => ({ weight: c.weight, value: c })))
@@ -69,9 +85,28 @@ export function generateCampaigns(deps: Deps, connectionId: string, settings: Ca
       budget_history: [{ at: iso(startedAt), daily_budget }],
       seed: faker.number.int({ min: 1, max: 2 ** 31 - 1 }),
     }
-    created.push(deps.store.campaigns.insert(campaign))
+    created.push(deps.store.campaigns.insert(items[i] ? asGiven(campaign, items[i], settings?.seed_as !== undefined) : campaign))
   }
   return created
+}
+
+/**
+ * A generated campaign with what the world file spells out put in its place. A world copy keeps
+ * its generated id: the original world holds the spelled-out one.
+ */
+function asGiven(campaign: Campaign, item: CampaignItem, copy: boolean): Campaign {
+  const [started, changed] = campaign.status_history
+  return {
+    ...campaign,
+    id: copy ? campaign.id : item.campaign_id,
+    campaign_name: item.campaign_name,
+    status: item.status,
+    daily_budget: item.daily_budget,
+    channel_type: item.channel_type ?? campaign.channel_type,
+    bidding_strategy: item.bidding_strategy ?? campaign.bidding_strategy,
+    status_history: item.status === 'ENABLED' ? [started] : [started, { at: (changed ?? started).at, status: item.status }],
+    budget_history: [{ at: started.at, daily_budget: item.daily_budget }],
+  }
 }
 
 /** A campaign of the workspace; another workspace's id answers 404 exactly like a missing one (KEY-12). */

@@ -58,7 +58,19 @@ export const worldSchema = z.strictObject({
   key_headers: z.array(z.string().min(1).max(63)).max(16).optional(),
   connections: z.array(z.strictObject({
     id, workspace: id, platform: z.literal('google'), account_id: z.string().min(1), account_name: z.string().min(1),
-    currency: z.string().length(3).default('USD'), campaigns: z.strictObject({ count: z.number().int().min(0).max(500) }).optional(),
+    currency: z.string().length(3).default('USD'),
+    // `items` spells campaigns out (a world recorded from a deployment); `count` generates them.
+    campaigns: z.strictObject({
+      count: z.number().int().min(0).max(500).optional(),
+      items: z.array(z.strictObject({
+        campaign_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'campaign ids are 1-64 letters, digits, `_` or `-`'),
+        campaign_name: z.string().min(1),
+        status: z.enum(['ENABLED', 'PAUSED', 'REMOVED']),
+        daily_budget: z.number().positive(),
+        channel_type: z.string().optional(),
+        bidding_strategy: z.string().optional(),
+      })).max(500).optional(),
+    }).optional(),
   })).default([]),
 }).superRefine(checkReferences)
 

@@ -5,6 +5,7 @@ import { mintKey } from './keys.js'
 import { iso } from './durations.js'
 import { expandScopes } from './scopes.js'
 import type { WorldKey } from '../support/wire.js'
+import type { CampaignItem } from './campaigns.js'
 
 /** A named seed world (fixtures/worlds/*.yaml), already validated. */
 export interface World {
@@ -42,7 +43,7 @@ export interface World {
     account_id: string
     account_name: string
     currency: string
-    campaigns?: { count: number }
+    campaigns?: { count?: number; items?: CampaignItem[] }
   }>
 }
 
@@ -50,7 +51,7 @@ export interface World {
 export type { WorldKey }
 
 /** Hook run for each seeded connection (campaign generation lives with the campaigns module). */
-export type ConnectionSeeder = (deps: Deps, connectionId: string, settings: { count?: number; seed_as?: string } | undefined, seed: number) => void
+export type ConnectionSeeder = (deps: Deps, connectionId: string, settings: { count?: number; seed_as?: string; items?: CampaignItem[] } | undefined, seed: number) => void
 
 /** Loads `world` into an empty store; returns its keys with their values. */
 export function seedWorld(deps: Deps, world: World, onConnection?: ConnectionSeeder): WorldKey[] {
