@@ -30,6 +30,7 @@ const SLOW = [
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
+  'src/rehearse/matrix-agents.test.ts',
   'conformance/cli.test.ts',
   // Spawns `prism mock` of the contract (seconds to start).
   'conformance/prism-examples.test.ts',
