@@ -23,12 +23,20 @@ export async function call(method, url, body) {
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 
-/** A call that waits out 429s (`Retry-After` seconds, else 1) up to three times. */
+/**
+ * How long to wait after a 429: its `Retry-After` seconds (else 1), plus a margin, since the
+ * answer may reach the agent a little before the server has finished (and timed) it.
+ */
+export function retryDelay(seconds) {
+  return Number(seconds ?? 1) * 1000 + 250
+}
+
+/** A call that waits out 429s (`Retry-After`) up to three times. */
 export async function politeCall(method, url, body) {
   for (let attempt = 0; ; attempt++) {
     const res = await call(method, url, body)
     if (res.status !== 429 || attempt === 3) return res
-    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000)
+    await sleep(retryDelay(res.headers.get('retry-after')))
   }
 }
 

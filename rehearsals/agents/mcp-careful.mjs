@@ -5,7 +5,7 @@
 // reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
 // REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
 // owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
-import { connectByLink, env, parseBulkPause, parseBulkRaise, parseRaise, parseResume, politeCall, raisedBudget, readGoal, report, settle, sleep, writeEach } from './lib.mjs'
+import { connectByLink, env, parseBulkPause, parseBulkRaise, parseRaise, parseResume, politeCall, raisedBudget, readGoal, report, retryDelay, settle, sleep, writeEach } from './lib.mjs'
 
 const mcpUrl = process.env.SERVICE_MCP_URL
 let session = null
@@ -27,7 +27,7 @@ async function connect() {
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal-mcp-careful', version: '1.0.0' } })
     if (res.status !== 429) break
-    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000)
+    await sleep(retryDelay(res.headers.get('retry-after')))
   }
   await rpc('notifications/initialized', undefined, true)
 }
@@ -44,7 +44,7 @@ async function tool(name, args) {
     const body = result.structuredContent ?? res.body?.error ?? {}
     const status = res.status !== 200 ? res.status : result.isError ? Number(body.http_status ?? 400) : body.status === 'pending_review' ? 202 : 200
     if (status !== 429 || attempt === 3) return { status, body }
-    await sleep(Number(res.headers.get('retry-after') ?? body.retry_after ?? 1) * 1000)
+    await sleep(retryDelay(res.headers.get('retry-after') ?? body.retry_after))
   }
 }
 

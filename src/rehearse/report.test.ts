@@ -18,7 +18,7 @@ describe('trials', () => {
     expect(seeds[1]).not.toBe(42)
     expect(seeds[1]).toBe(seeds[4])
     const series = { k: 2, tasks: 2, pass_k: 0.5, pass_k_ci95: [0.095, 0.905], mean: { k: 2, n: 4, rate: 0.5, ci95: [0.15, 0.85] } }
-    expect(run.report!.summary).toMatchObject({ trials: 3, passed: 3, failed: 3, series: { 'same-seed': series, 'new-seed': series } })
+    expect(run.report!.summary).toMatchObject({ trials: 2, pass_k: 0.5, passed: 3, failed: 3, series: { 'same-seed': series, 'new-seed': series } })
     expect(ttySummary(run.report!)).toContain('same-seed: pass^2 0.5 (95% 0.095–0.905, 2 tasks) · mean 50% (2/4, 95% 15–85%)')
   })
 
@@ -27,6 +27,7 @@ describe('trials', () => {
     const r = (task: string, trial: number, passed: boolean) => fakeRun({ task, trial, passed, series: trial === 1 ? [...both] : ['same-seed'] })
     const report = summarize('a', 'now', [r('x', 1, true), r('x', 2, false), r('x', 3, true), r('y', 1, true), r('y', 2, true), r('y', 3, true)])
     expect(report.summary).toMatchObject({ trials: 3, pass_k: 0.5, mean: 0.833 })
+    expect(ttySummary(report)).toContain('every run passed on 0.5 of tasks (mean 0.833)')
     expect(report.summary.series!['same-seed']).toMatchObject({ k: 3, tasks: 2, pass_k: 0.5, mean: { k: 5, n: 6, rate: 0.833 } })
     // Only trial 1 is in the new-seed series here: pass^1 over it.
     expect(report.summary.series!['new-seed']).toMatchObject({ k: 1, tasks: 2, pass_k: 1 })

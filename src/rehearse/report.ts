@@ -23,9 +23,9 @@ export interface RehearsalReport {
     score: number
     calls: number
     credits: number
-    /** Trials per task (`--trials`): the most runs any one task had. */
+    /** Trials per task (`--trials k`: k, each series' length; otherwise the most runs any one task had). */
     trials: number
-    /** pass^k: the share of tasks that passed on every trial (τ-bench); 1 with no tasks. */
+    /** The share of tasks that passed every one of their runs (both series together with `--trials`; per series in `series`); 1 with no tasks. */
     pass_k: number
     /** The share of all runs that passed. */
     mean: number
@@ -45,7 +45,7 @@ export function summarize(agent: string, startedAt: string, tasks: RunResult[]):
     started_at: startedAt,
     tasks,
     summary: { passed: sum((t) => (t.passed ? 1 : 0)), failed: sum((t) => (t.passed ? 0 : 1)), findings: sum((t) => t.findings.length), score: sum((t) => t.score ?? 0), calls: sum((t) => t.efficiency.calls), credits: sum((t) => t.efficiency.credits), ...reliability(tasks),
-      ...(series ? { series } : {}), security: securityMetrics(tasks), findings_by_severity: findingsBySeverity(tasks) },
+      ...(series ? { series, trials: series['same-seed'].k } : {}), security: securityMetrics(tasks), findings_by_severity: findingsBySeverity(tasks) },
   }
 }
 
@@ -80,7 +80,8 @@ export function ttyLines(result: RunResult): string[] {
 
 export function ttySummary(report: RehearsalReport): string {
   const s = report.summary
-  const trials = s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
+  // With series, pass^k is per series (the lines below); the head keeps the share of all runs.
+  const trials = s.series ? `, every run passed on ${s.pass_k} of tasks (mean ${s.mean})` : s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
   const head = `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed${trials}, ${s.findings} findings (score ${s.score ?? 0}), ${s.calls} calls, ${s.credits} credits`
   return [head, ...metricLines(report)].join('\n')
 }
