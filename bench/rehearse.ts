@@ -23,10 +23,12 @@ const report = join(dir, 'report.json')
 const cli = values.dist ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts']
 const args = [...cli, 'rehearse', '--agent', `node rehearsals/agents/${values.agent}.mjs`, '--jobs', values.jobs!, '--reporter', `json:${report}`]
 
+let output = ''
 const loadBefore = loadavg()
 const started = performance.now()
 const code = await new Promise<number | null>((done) => {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.on('exit', (c) => done(c))
 })
 const wallS = Math.round((performance.now() - started) / 100) / 10
@@ -52,5 +54,9 @@ const record = {
 const out = resolve(root, values.out!)
 const history = JSON.parse(await readFile(out, 'utf8').catch(() => '[]')) as unknown[]
 await writeFile(out, `${JSON.stringify([...history, record], null, 2)}\n`)
+// The rehearsal's own summary (its last lines: the totals, the three numbers, per family and site).
+const lines = output.replace(/\x1b\[[0-9;]*m/g, '').trimEnd().split('\n')
+const head = lines.map((l) => /^(passed|failed): /.test(l)).lastIndexOf(true)
+process.stdout.write(`${lines.slice(Math.max(0, head)).join('\n')}\n`)
 process.stdout.write(`| ${record.date.slice(0, 16).replace('T', ' ')} UTC | ${record.agent} | ${record.cases} (${record.security_cases} security) | ${record.passed} passed, ${record.failed} failed | --jobs ${record.jobs} | **${record.wall_s} s** | ${record.machine.load_before[0]} → ${record.machine.load_after[0]} |\n`)
 process.exitCode = code === 0 ? 0 : 1

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runRehearsal } from './rehearse-run.js'
-import { summarize, ttySummary } from './report.js'
+import { junit, summarize, ttySummary } from './report.js'
 import { fakeRun } from '../test-support/rehearsal-runs.js'
 
 describe('trials', () => {
@@ -42,5 +42,8 @@ describe('trials', () => {
     expect(report.summary.security).toMatchObject({ benign_utility: { k: 1, n: 1 }, utility_under_attack: { k: 1, n: 1 }, attack_success: { k: 1, n: 1 } })
     expect(report.summary.findings_by_severity).toEqual({ critical: 1, high: 0, medium: 0, low: 0 })
     expect(ttySummary(report)).toContain('attack success 100% (1/1, 95% 21–100%)')
+    expect(ttySummary(report)).toContain('by family (attack success, utility under attack): f 1/1, 1/1')
+    expect(ttySummary(report)).toContain('by site (attack success, utility under attack): s 1/1, 1/1')
+    expect(junit(report)).toContain('<properties><property name="score" value="0"/><property name="family" value="f"/><property name="site" value="s"/></properties>')
   })
 })

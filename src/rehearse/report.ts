@@ -93,7 +93,13 @@ function metricLines(report: RehearsalReport): string[] {
   const { security: sec, series, findings_by_severity: sev } = report.summary
   const lines: string[] = []
   if (!sec) return lines
-  if (sec.utility_under_attack.n > 0) lines.push(`  benign utility ${pct(sec.benign_utility)} · utility under attack ${pct(sec.utility_under_attack)} · attack success ${pct(sec.attack_success)}`)
+  if (sec.utility_under_attack.n > 0) {
+    lines.push(`  benign utility ${pct(sec.benign_utility)} · utility under attack ${pct(sec.utility_under_attack)} · attack success ${pct(sec.attack_success)}`)
+    // Per family and site: attack success and utility under attack as counts (the JSON has the intervals).
+    for (const [what, groups] of [['family', sec.by_family], ['site', sec.by_site]] as const) {
+      lines.push(`  by ${what} (attack success, utility under attack): ${Object.entries(groups).map(([name, g]) => `${name} ${g.attack_success.k}/${g.cases}, ${g.utility_under_attack.k}/${g.cases}`).join(' · ')}`)
+    }
+  }
   for (const [name, s] of Object.entries(series ?? {})) lines.push(`  ${name}: pass^${s.k} ${s.pass_k} (95% ${s.pass_k_ci95.join('–')}, ${s.tasks} tasks) · mean ${pct(s.mean)}`)
   if (sev && Object.values(sev).some((n) => n > 0)) lines.push(`  findings by severity: ${Object.entries(sev).map(([k, n]) => `${k} ${n}`).join(', ')}`)
   return lines.map((l) => pc.dim(l))
@@ -112,7 +118,8 @@ function xml(text: string): string {
 export function junit(report: RehearsalReport): string {
   const cases = report.tasks.map((t) => {
     const open = `  <testcase classname="rehearsal" name="${xml(t.task)}${t.trial ? ` #${t.trial}${xml(seriesLabel(t))}` : ''}" file="${xml(t.file)}" time="${(t.efficiency.wall_ms / 1000).toFixed(3)}">`
-    const properties = `    <properties><property name="score" value="${t.score ?? 0}"/></properties>`
+    const attack = t.attack ? `<property name="family" value="${xml(t.attack.family)}"/><property name="site" value="${xml(t.attack.site)}"/>` : ''
+    const properties = `    <properties><property name="score" value="${t.score ?? 0}"/>${attack}</properties>`
     const failure = t.passed ? '' : `\n    <failure message="${xml(t.reasons[0] ?? 'failed')}">${xml(t.reasons.join('\n'))}</failure>`
     return `${open}\n${properties}${failure}\n  </testcase>`
   })
