@@ -15,7 +15,11 @@ const SLOW = [
   'conformance/sdk/sdk-mode.test.ts',
   'src/cli/serve-kill.test.ts',
   'src/http/journal-memory.test.ts',
+  // Every block_tools name × every way of every write on every surface (~900 calls).
+  'src/http/block-every-name-full.test.ts',
   'src/fuzz/fuzz.test.ts',
+  // conform --explore: hundreds of generated call sequences against planted and clean targets.
+  'conformance/explore/explore.test.ts',
   // Spawned servers, adapters and CLIs (child processes, real waits): 9–31 s each.
   'conformance/broken-server.test.ts',
   'conformance/contract.test.ts',
@@ -27,10 +31,14 @@ const SLOW = [
   'src/cli/serve-lock.test.ts',
   'src/cli/serve.test.ts',
   'src/mcp/inspector-cli.test.ts',
+  // The official MCP conformance suite on Node 22 (tools/mcp-conformance), one process per scenario.
+  'src/mcp/conformance-suite.test.ts',
   'src/mcp/stdio.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
   'src/rehearse/matrix-agents.test.ts',
+  // Spawns a misbehaving agent per door it tries (about 12 s).
+  'src/rehearse/adversary-agents.test.ts',
   'conformance/cli.test.ts',
   // Spawns `prism mock` of the contract (seconds to start).
   'conformance/prism-examples.test.ts',
@@ -39,7 +47,7 @@ const SLOW = [
 ]
 // Files that mock a core module (vi.mock('node:fs')): each keeps a worker of its own, since in the
 // shared worker of the `fast` project the store modules are already loaded with the real one.
-const OWN_WORKER = ['src/store/durable-file.test.ts', 'src/store/core-document-patches.test.ts']
+const OWN_WORKER = ['src/store/durable-file.test.ts', 'src/store/core-document-patches.test.ts', 'src/store/disk-full.test.ts']
 const ALL = ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'bench/**/*.test.ts']
 const NEVER = ['dist/**', 'node_modules/**']
 
@@ -50,6 +58,8 @@ export default defineConfig({
     // Stored doc-table rows are deep-frozen in every test run (and in the servers tests spawn), so a
     // change that mutates a row in place instead of replacing it fails loudly (src/store/memory-table.ts).
     env: { SANDBOX_FREEZE_ROWS: '1' },
+    // Every fast-check property runs with a pinned seed (FC_SEED overrides it; issue 36).
+    setupFiles: ['./src/test-support/fast-check-seed.ts'],
     reporters: ['default', './src/test-support/summary-reporter.ts'],
     projects: [
       // In-process suites share a worker (no fork and re-import per file): that halves their wall time.

@@ -10,6 +10,7 @@ import { unknownCommandMessage } from '../src/cli/unknown-command.js'
 import { createSandbox } from '../src/create-sandbox.js'
 import type { RunningSandbox } from '../src/create-sandbox.js'
 import { freePort } from './prism-proxy.js'
+import { writeAdminTokenFile } from '../src/support/admin-token-file.js'
 
 /** Runs `conform …` in-process and returns its exit code and output. */
 async function conform(args: string[]) {
@@ -128,14 +129,30 @@ describe('adops-sandbox conform (honest verdicts)', { timeout: 90_000 }, () => {
     })
 
     it('warns in the banner of a --target run that the run replaces that sandbox\'s state', async () => {
-      const r = await conform(['conformance/test-fixtures/pass/A-01-pass.yaml', '--no-baseline', '--target', sandbox.baseUrl])
+      const r = await conform(['conformance/test-fixtures/pass/A-01-pass.yaml', '--no-baseline', '--target', sandbox.baseUrl, '--admin-token', sandbox.adminToken!])
       const lines = r.stdout.split('\n')
       expect(lines[0]).toMatch(/^conform: 1 scenarios against running sandbox at /)
       expect(lines[1]).toBe(`warning: scenarios that reset, script faults or read the journal reset the sandbox at ${sandbox.baseUrl} to their world, the others run in copies of their world beside it: the state it holds now (keys, campaigns, audit, journal) may be replaced`)
     })
 
+    it('finds the admin token in the token file next to SANDBOX_STATE, and names the way out without one (issue 33)', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'conform-token-'))
+      vi.stubEnv('SANDBOX_STATE', join(dir, 'state.json'))
+      vi.stubEnv('SANDBOX_ADMIN_TOKEN', '')
+      try {
+        const withoutToken = await conform(['conformance/test-fixtures/pass/A-01-pass.yaml', '--no-baseline', '--target', sandbox.baseUrl])
+        expect(withoutToken.code).toBe(3)
+        expect(withoutToken.stderr).toMatch(/control plane refused a call without an admin token \(401\); pass --admin-token/)
+        writeAdminTokenFile(join(dir, 'state.admin-token'), sandbox.adminToken!)
+        const r = await conform(['conformance/test-fixtures/pass/A-01-pass.yaml', '--no-baseline', '--target', sandbox.baseUrl])
+        expect(r.code).toBe(0)
+      } finally {
+        vi.unstubAllEnvs()
+      }
+    })
+
     it('recognises the api host given as --target and names the base URL to use', async () => {
-      const r = await conform(['conformance/test-fixtures/pass', '--target', sandbox.apiUrl])
+      const r = await conform(['conformance/test-fixtures/pass', '--target', sandbox.apiUrl, '--admin-token', sandbox.adminToken!])
       expect(r.code).toBe(2)
       expect(r.stderr).toContain(`${sandbox.apiUrl} is a sandbox's api host ({api_url}), not its base URL; use its base URL: --target ${sandbox.baseUrl}`)
     })

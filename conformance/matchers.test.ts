@@ -26,6 +26,26 @@ describe('matchers', () => {
     expect(matchSubset({ a: 1 }, given, { strict: true }).map((m) => m.path)).toEqual(['$.b', '$.e'])
   })
 
+  // Issue 36: a matcher treating a missing field as equal was caught only by the slow suites.
+  it.each([
+    ['a literal', { a: 1, gone: 'x' }], ['null', { gone: null }], ['false', { gone: false }], ['an object', { gone: { b: 1 } }],
+    ['an empty object', { gone: {} }], ['an array', { gone: [] }], ['a nested field', { nest: { gone: 1 } }],
+    ['an eq matcher', { gone: { eq: 'x' } }], ['a type matcher', { gone: { type: 'string' } }], ['an exists: true matcher', { gone: { exists: true } }],
+    ['a len matcher', { gone: { len: 0 } }], ['an in matcher', { gone: { in: ['x'] } }], ['a matches matcher', { gone: { matches: '.*' } }],
+  ])('a missing field never matches %s', (_name, expected) => {
+    const given = { a: 1, nest: {} }
+    expect(matchSubset(expected, given).map((m) => m.path)).toEqual(['nest' in expected ? '$.nest.gone' : '$.gone'])
+  })
+
+  it('a missing field matches only exists: false, and deepEqual tells a missing key from an undefined one', () => {
+    expect(matchSubset({ gone: { exists: false } }, { a: 1 })).toEqual([])
+    expect(matchSubset([1, 2], [1])).toHaveLength(1)
+    expect(checkValue(undefined, { ne: 'x' })).toBeNull()
+    expect(checkValue({ a: 1 }, { a: 1, b: 2 })).toBe('eq')
+    expect(checkValue({ a: 1, b: 2 }, { a: 1 })).toBe('eq')
+    expect(checkValue({ a: undefined }, { b: undefined })).toBe('eq')
+  })
+
   it('queries a definite JSONPath as one value and an indefinite one as a list', () => {
     const body = { items: [{ id: 'a', n: 1 }, { id: 'b', n: 2 }] }
     expect(queryPath(body, '$.items[0].id')).toBe('a')

@@ -3,6 +3,7 @@ import type { Reporter, RunResult } from './runner.js'
 import { summarize } from './runner.js'
 import { computeCoverage } from './coverage.js'
 import { Secrets } from './secrets.js'
+import type { ScenarioResult } from './types.js'
 import { exitCodeOf } from './exit-codes.js'
 
 /**
@@ -14,7 +15,7 @@ export async function mergeReports(files: string[], options: { reporters?: Repor
   const byId = new Map(runs.flatMap((r) => r.scenarios).map((s) => [s.id, s]))
   const scenarios = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id))
   const summary = summarize(scenarios, Math.max(0, ...runs.map((r) => r.summary.duration_ms)))
-  const coverage = { ...computeCoverage(scenarios, scenarios), gated: options.coverage === true }
+  const coverage = { ...computeCoverage(loadedScenarios(runs, scenarios), scenarios), gated: options.coverage === true }
   const run: RunResult = {
     scenarios,
     summary,
@@ -30,4 +31,25 @@ export async function mergeReports(files: string[], options: { reporters?: Repor
     await r.finish?.(run, secrets)
   }
   return run
+}
+
+/**
+ * Every scenario the shards loaded, read back from their coverage matrices: a scenario no shard ran
+ * (deselected by a tag everywhere) still covers its rules, and one that no shard could run for a
+ * missing capability stays not applicable.
+ */
+function loadedScenarios(runs: RunResult[], results: ScenarioResult[]): Array<{ id: string; covers: string[]; notApplicable: boolean }> {
+  const covers = new Map<string, Set<string>>()
+  const notApplicable = new Set<string>()
+  const add = (id: string, rule: string) => covers.set(id, (covers.get(id) ?? new Set()).add(rule))
+  for (const run of runs) {
+    for (const rule of run.coverage?.rules ?? []) {
+      for (const sc of rule.scenarios) {
+        add(sc.id, rule.id)
+        if (sc.outcome === 'not applicable') notApplicable.add(sc.id)
+      }
+    }
+  }
+  for (const r of results) r.covers.forEach((rule) => add(r.id, rule))
+  return [...covers].map(([id, rules]) => ({ id, covers: [...rules], notApplicable: notApplicable.has(id) }))
 }

@@ -42,11 +42,18 @@ describe('adops-sandbox installed from its tarball with production dependencies 
     const scripts = (await distIsFresh()) ? ['--ignore-scripts'] : []
     await exec('npm', ['pack', '--pack-destination', app, '--silent', ...scripts], { cwd: REPO, maxBuffer: 1 << 24 })
     const tarball = (await readdir(app)).find((f) => f.endsWith('.tgz'))!
+    expect(tarball).toMatch(/^adops-sandbox-\d+\.\d+\.\d+.*\.tgz$/)
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'pack-probe', private: true, type: 'module' }))
-    await exec('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(app, tarball)], { cwd: app, maxBuffer: 1 << 24 })
+    // As the docs say it (docs/conformance.md "Installing"): a relative path to the tarball, from the user's own folder.
+    await exec('npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: app, maxBuffer: 1 << 24 })
   }, 600_000)
   afterAll(async () => {
     if (app) await rm(app, { recursive: true, force: true })
+  })
+
+  it('is a project outside the clone: nothing there resolves to the repository', () => {
+    expect(app.startsWith(REPO)).toBe(false)
+    expect(REPO.startsWith(app)).toBe(false)
   })
 
   it('installs no dev dependency (so nothing below can lean on one)', () => {
@@ -59,11 +66,12 @@ describe('adops-sandbox installed from its tarball with production dependencies 
     const exited = new Promise<number | null>((done) => child.once('exit', done))
     try {
       const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string])
-      const banner = JSON.parse(line) as { base_url: string; api_url: string }
+      const banner = JSON.parse(line) as { base_url: string; api_url: string; admin_token: string }
       const me = await fetch(`${banner.api_url}/v1/me`)
       expect(me.status).toBe(401)
       expect(await me.json()).toMatchObject({ code: 'AUTHENTICATION_REQUIRED' })
-      expect((await fetch(`${banner.base_url}/_sandbox/info`)).status).toBe(200)
+      expect((await fetch(`${banner.base_url}/_sandbox/info`)).status).toBe(401)
+      expect((await fetch(`${banner.base_url}/_sandbox/info`, { headers: { 'x-sandbox-admin': banner.admin_token } })).status).toBe(200)
     } finally {
       child.kill('SIGTERM')
     }
@@ -91,5 +99,35 @@ console.log(JSON.stringify({ exports: Object.keys(kit).sort(), summary: run.summ
     expect(out.exports).toEqual(expect.arrayContaining(['runScenarios', 'loadScenarios', 'ttyReporter', 'registerStepKind', 'Contract']))
     expect(out.summary).toMatchObject({ passed: 2, failed: 0 })
     expect(out.exitCode).toBe(0)
+  })
+
+  it('a module of the user\'s own imports createSandbox and runScenarios, runs the kit against that sandbox and loads the console\'s files', async () => {
+    // A file in the user's project, as they would write it (issue 37): two entry points of the package.
+    const probe = `import { createSandbox } from 'adops-sandbox'
+import { runScenarios } from 'adops-sandbox/conformance'
+const sandbox = await createSandbox()
+try {
+  const run = await runScenarios({ paths: [${JSON.stringify(fixtures())}], baseline: null, target: { kind: 'url', baseUrl: sandbox.baseUrl, ...(sandbox.adminToken ? { adminToken: sandbox.adminToken } : {}) } })
+  const page = await fetch(\`\${sandbox.baseUrl}/_sandbox/console/\`)
+  const script = await fetch(\`\${sandbox.baseUrl}/_sandbox/console/js/app.js\`)
+  const chart = await fetch(\`\${sandbox.baseUrl}/_sandbox/console/vendor/uPlot.iife.min.js\`)
+  console.log(JSON.stringify({
+    summary: run.summary, exitCode: run.exitCode,
+    page: [page.status, (await page.text()).includes('<title')], script: [script.status, (await script.text()).includes('import')],
+    chart: [chart.status, (await chart.text()).length > 1000],
+  }))
+} finally {
+  await sandbox.close()
+}
+`
+    await writeFile(join(app, 'probe.mjs'), probe)
+    const { stdout } = await exec(process.execPath, ['probe.mjs'], { cwd: app })
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>
+    expect(out).toMatchObject({ summary: { passed: 2, failed: 0 }, exitCode: 0, page: [200, true], script: [200, true], chart: [200, true] })
+  })
+
+  it('the adops-sandbox bin is on the project\'s path (npx adops-sandbox --version)', async () => {
+    const { stdout } = await exec(join(app, 'node_modules/.bin/adops-sandbox'), ['--version'], { cwd: app })
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
   })
 })

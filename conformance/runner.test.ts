@@ -30,7 +30,7 @@ describe('runScenarios', { timeout: 90_000 }, () => {
   })
 
   it('against a running sandbox (--target URL) resets the world per scenario and learns the api host', async () => {
-    const run = await runScenarios({ ...quiet, paths: [`${FX}/pass`], target: { kind: 'url', baseUrl: sandbox.baseUrl } })
+    const run = await runScenarios({ ...quiet, paths: [`${FX}/pass`], target: { kind: 'url', baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken! } })
     expect(run.scenarios.map((r) => r.outcome)).toEqual(['passed', 'passed'])
   })
 

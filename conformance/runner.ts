@@ -141,7 +141,9 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     await proxy?.close()
   }
   const sdk = given.sdk
-  const coverage = { ...computeCoverage(all, results, options.coverageExclude), gated: options.coverage === true }
+  // A shard sees a part of the rules: its coverage never gates; `conform merge --coverage` gates the whole (issue 37).
+  const deferred = options.coverage === true && options.shard !== undefined
+  const coverage = { ...computeCoverage(all, results, options.coverageExclude, factory.capabilities), gated: options.coverage === true && !deferred, ...(deferred ? { deferred } : {}) }
   const summary = summarize(results, performance.now() - started)
   const run: RunResult = {
     scenarios: results,
@@ -150,7 +152,7 @@ export async function runScenarios(options: RunOptions = {}): Promise<RunResult>
     target: factory.describe,
     ...(sdk ? { sdk } : {}),
     meta: { version: kitVersion(), started_at: startedAt, seed: runId, jobs, ...(options.shard ? { shard: options.shard } : {}), ...(options.tags?.length ? { tags: options.tags } : {}) },
-    exitCode: exitCodeOf(summary, coverage, options),
+    exitCode: exitCodeOf(summary, coverage, { ...options, coverage: coverage.gated }),
   }
   emit({ type: 'run-end', run })
   for (const r of options.reporters ?? []) await r.finish?.(run, secrets)

@@ -59,6 +59,7 @@ function inProcess(): TargetFactory {
         capabilities: new Set(ALL),
         credentials: sandbox.keys,
         control: sandbox.control,
+        adminToken: sandbox.adminToken ?? undefined,
         close: () => sandbox.close(),
       }
     },
@@ -91,7 +92,12 @@ function runningSandbox(spec: { baseUrl: string; apiUrl?: string; adminToken?: s
         const info = await control.request<{ api_url?: string }>('GET', '/info')
         apiUrl ??= info.api_url
       } catch (error) {
-        if ((error as { status?: number }).status === undefined) throw new TargetUnreachableError(`${spec.baseUrl}: ${(error as Error).message}`)
+        const status = (error as { status?: number }).status
+        if (status === undefined) throw new TargetUnreachableError(`${spec.baseUrl}: ${(error as Error).message}`)
+        // The control plane is closed by default (issue 33): say which token it wants instead of failing later.
+        if (status === 401 || status === 429) {
+          throw new TargetUnreachableError(`${spec.baseUrl}: the control plane refused ${spec.adminToken ? 'the admin token given' : 'a call without an admin token'} (${status}); pass --admin-token <token> (serve prints it at start), set SANDBOX_ADMIN_TOKEN, or run from the folder whose .sandbox/ holds serve's token file`)
+        }
       }
       if (!apiUrl) throw new TargetUnreachableError(`${spec.baseUrl}: could not learn the api host; pass --api-url`)
       copies = await supportsWorldCopies(control)

@@ -1,8 +1,10 @@
-import { parseDuration } from '../src/domain/durations.js'
+import { durationMs } from '../src/support/durations.js'
 
 /** A scenario duration (`500ms`, `2s`, `31m`, or milliseconds) in milliseconds. */
 export function parseMs(value: string | number): number {
-  return parseDuration(value)
+  const ms = durationMs(value)
+  if (ms === null) throw new Error(`a duration is 90s, 31m, 1h30m, 2d or milliseconds; got ${JSON.stringify(value)}`)
+  return ms
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -14,6 +14,8 @@ export interface EnvConfig {
   journalMaxBytes?: string
   durability?: string
   mcpPageSize?: string
+  /** Comma-separated key header names (`serve --key-header`). */
+  keyHeaders?: string
 }
 
 export const ENV_NAMES: Record<keyof EnvConfig, string> = {
@@ -29,6 +31,7 @@ export const ENV_NAMES: Record<keyof EnvConfig, string> = {
   journalMaxBytes: 'SANDBOX_JOURNAL_MAX_BYTES',
   durability: 'SANDBOX_DURABILITY',
   mcpPageSize: 'SANDBOX_MCP_PAGE_SIZE',
+  keyHeaders: 'SANDBOX_KEY_HEADERS',
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {

@@ -3,6 +3,7 @@ import { buildSandbox } from './sandbox.js'
 import { listen } from './runtime/listen.js'
 import { ControlClient } from './client/control-client.js'
 import type { WorldKey } from './domain/world.js'
+import { consoleLink } from './console/console-sign-in.js'
 
 export interface CreateSandboxOptions extends SandboxOptions {
   host?: string
@@ -19,13 +20,23 @@ export interface RunningSandbox {
   readonly keys: Record<string, string>
   /** The same keys with scopes, pin and prefix. */
   readonly worldKeys: WorldKey[]
+  /**
+   * The admin token the control plane (`/_sandbox/*`) and the console require, sent as
+   * `X-Sandbox-Admin`: the `adminToken` option, else a fresh random one; null only with
+   * `openControlPlane` (issue 33). Never give it to the agent under test.
+   */
+  readonly adminToken: string | null
+  /** A control-plane client that sends `adminToken`. */
   control: ControlClient
+  /** A fresh one-time link that signs a browser in to the console (an HttpOnly session cookie). */
+  consoleLink(): string
   close(): Promise<void>
 }
 
 /**
  * Starts an in-process sandbox on ephemeral ports (memory state unless `state` is a file): the way
- * SDK tests and the conformance runner use it. A state file has one writer: if a live sandbox (in
+ * SDK tests and the conformance runner use it. The control plane requires `sandbox.adminToken`
+ * (random unless `adminToken` is given; `openControlPlane: true` opens it); `sandbox.control` sends it. A state file has one writer: if a live sandbox (in
  * this or another process) holds it, this rejects with a `StateLockedError` (`code: 'STATE_LOCKED'`,
  * `owner.pid`); `close()` releases it.
  *
@@ -47,7 +58,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     await sandbox.close()
     throw error
   })
-  sandbox.ctx.urls = { base: base.url, api: api.url }
+  sandbox.announce({ base: base.url, api: api.url })
   return {
     baseUrl: base.url,
     apiUrl: api.url,
@@ -57,7 +68,9 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     get worldKeys() {
       return sandbox.ctx.worlds.keys()
     },
-    control: new ControlClient(base.url, options.adminToken ?? null),
+    adminToken: sandbox.adminToken,
+    control: new ControlClient(base.url, sandbox.adminToken),
+    consoleLink: () => consoleLink(base.url, sandbox.ctx.adminGate.sessions.issueTicket()),
     async close() {
       await Promise.all([base.close(), api.close()])
       await sandbox.close()
@@ -67,4 +80,5 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 
 export { buildSandbox }
 export { StateLockedError } from './store/state-lock.js'
+export { StateHistoryMissingError } from './store/state-history.js'
 export type { SandboxOptions }

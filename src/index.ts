@@ -2,7 +2,7 @@
  * The package entry (`import { createSandbox } from 'adops-sandbox'`): the in-process sandbox and
  * the typed control-plane client.
  */
-export { createSandbox, buildSandbox, StateLockedError } from './create-sandbox.js'
+export { createSandbox, buildSandbox, StateLockedError, StateHistoryMissingError } from './create-sandbox.js'
 export type { CreateSandboxOptions, RunningSandbox, SandboxOptions } from './create-sandbox.js'
 export type { Sandbox } from './sandbox.js'
 export { ControlClient, ControlError } from './client/control-client.js'

@@ -2,16 +2,17 @@ import type { Express } from 'express'
 import type { RequestListener } from 'node:http'
 import pino from 'pino'
 import type { Logger } from 'pino'
-import type { Deps, Ids, Store } from './domain/ports.js'
+import type { Deps, Ids } from './domain/ports.js'
 import type { World, WorldKey } from './domain/world.js'
 import { seedWorld } from './domain/world.js'
 import { hashKey } from './domain/access.js'
 import { openStore } from './store/lowdb-store.js'
+import type { FileStore } from './store/lowdb-store.js'
 import type { Durability } from './store/durable-file.js'
 export { DURABILITIES } from './store/durable-file.js'
 export type { Durability }
 import { emptySnapshot } from './store/layout.js'
-import { loadWorld } from './store/world-file.js'
+import { listWorlds, loadWorld } from './store/world-file.js'
 import { VirtualClock } from './runtime/virtual-clock.js'
 import { WorkspaceClocks } from './runtime/workspace-clocks.js'
 import { workspaceClockRoutes } from './http/control/workspace-clock-routes.js'
@@ -20,6 +21,7 @@ import { landingPageControlRoutes } from './http/control/landing-page-routes.js'
 import { randomIds } from './runtime/ids.js'
 import type { AppContext } from './http/context.js'
 import { Journal } from './http/journal.js'
+import { keyHeadersOf } from './http/credentials.js'
 import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
 import { withFastReads } from './http/fast-reads.js'
@@ -45,6 +47,9 @@ import { mountIndex } from './http/index-page.js'
 import { mountPrefer } from './http/prefer.js'
 import { faultRoutes } from './http/control/fault-routes.js'
 import { limitsRoutes } from './http/control/limits-routes.js'
+import { AdminGate, generateAdminToken } from './http/control/admin-token.js'
+import type { GuessLimit } from './http/control/guess-limiter.js'
+import { consoleLinkRoutes, consoleSignIn } from './console/console-sign-in.js'
 
 export interface SandboxOptions {
   /** State file path, or `memory` (default). One sandbox at a time per file: a held file throws `StateLockedError`. */
@@ -53,7 +58,12 @@ export interface SandboxOptions {
   world?: string
   /** Overrides the world's faker seed. */
   seed?: number
-  adminToken?: string | null
+  /** The control plane's admin token (`X-Sandbox-Admin`); a random one when left out (issue 33). */
+  adminToken?: string
+  /** Opens the control plane and console to anyone who can reach the port: no admin token at all. */
+  openControlPlane?: boolean
+  /** Wrong admin tokens a client may send at once and per second (default 5, then 2/s); tests that enumerate refusals raise it. */
+  guessLimit?: GuessLimit
   journalLimit?: number
   journalFile?: string | null
   /** Bytes the request journal may hold (default `JOURNAL_MAX_BYTES`, 64 MiB); the oldest exchanges go first. */
@@ -69,6 +79,11 @@ export interface SandboxOptions {
   mcpPageSize?: number
   /** Drop what an existing state file holds and load `world` afresh (`serve --reset`). */
   reset?: boolean
+  /**
+   * Header names that carry a key exactly like `X-Service-Key`, on REST and hosted MCP, masked
+   * like it in the journal (`serve --key-header`, issue 35); added to the world's `key_headers`.
+   */
+  keyHeaders?: readonly string[]
 }
 
 /** Everything built, nothing listening. */
@@ -82,6 +97,10 @@ export interface Sandbox {
   apiListener: RequestListener
   /** True when the state came from an existing file rather than a fresh world. */
   resumed: boolean
+  /** The admin token the control plane requires; null when `openControlPlane` opened it. */
+  adminToken: string | null
+  /** Once listening: sets `ctx.urls` and records the base URL beside the state file's lock (a second `serve` names it). */
+  announce(urls: { base: string; api: string }): void
   close(): Promise<void>
 }
 
@@ -91,7 +110,7 @@ export interface Sandbox {
  */
 export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const file = options.state && options.state !== 'memory' ? options.state : undefined
-  const store = await openStore({ file, durability: options.durability })
+  const store = await openStore({ file, durability: options.durability, discardLostHistory: options.reset })
   // A sandbox that fails to build (e.g. an unknown world) releases its state file for the next one.
   return assemble(options, store).catch(async (error: unknown) => {
     await store.close().catch(() => undefined)
@@ -99,7 +118,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Sandbo
   })
 }
 
-async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox> {
+async function assemble(options: SandboxOptions, store: FileStore): Promise<Sandbox> {
   const clock = new VirtualClock(store.meta().clock, options.wall)
   const workspaceClocks = new WorkspaceClocks(store, clock)
   const deps: Deps = { store, clock, ids: options.ids ?? randomIds(), clockFor: (id) => workspaceClocks.clockFor(id) }
@@ -125,6 +144,7 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     }
     store.replace(scratch.snapshot())
     world = next
+    if (ctxRef) ctxRef.keyHeaders = keyHeadersOf([...(options.keyHeaders ?? []), ...(next.key_headers ?? [])])
     await store.commit()
     return keys
   }
@@ -139,32 +159,39 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     })
   }
 
+  let ctxRef: AppContext | null = null
   const resumed = store.users.size() > 0 && !options.reset
   if (resumed) world = await loadWorld(store.meta().world).catch(() => null)
   else await reset(options.world, options.seed)
 
+  const adminToken = controlPlaneToken(options)
   const ctx: AppContext = {
     deps,
     clock,
     workspaceClocks,
-    journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger }),
+    journal: new Journal({ limit: options.journalLimit, maxBytes: options.journalMaxBytes, file: options.journalFile, logger, keyHeaders: () => ctxRef?.keyHeaders ?? [] }),
     logger,
-    adminToken: options.adminToken ?? null,
+    adminToken,
+    adminGate: new AdminGate(adminToken, { limit: options.guessLimit }),
+    keyHeaders: keyHeadersOf([...(options.keyHeaders ?? []), ...((world as World | null)?.key_headers ?? [])]),
     urls: { base: '', api: '' },
     worlds: {
       reset,
       keys,
       saveClock: () => store.setMeta({ ...store.meta(), clock: clock.state() }),
+      list: listWorlds,
+      load: loadWorld,
     },
   }
+  ctxRef = ctx
   // Dispatcher, campaigns, artifacts and scripted faults (issue 3).
   const apiApp = createApiApp(ctx, [apiToolRoutes, campaignRoutes, artifactRoutes], [mountFaults('api'), mountPrefer('api'), mountIndex('api')])
   const baseApp = createBaseApp(ctx, {
     // Safety gate, reviews, audit and connections (issue 4).
     routes: [connectionRoutes, auditRoutes, toolRoutes, landingPageRoutes],
     mounts: [mountFaults('base'), mountPrefer('base'), mountIndex('base'), connectPages({ onConnection: generateCampaigns }), lazyHostedMcp({ pageSize: options.mcpPageSize }), mountContract],
-    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes, landingPageControlRoutes],
-    pages: [mountConsolePages],
+    control: [gateControlRoutes, reviewControlRoutes, consoleRoutes, consoleLinkRoutes, contractRoutes, faultRoutes, limitsRoutes, workspaceClockRoutes, worldCopyRoutes, landingPageControlRoutes],
+    pages: [consoleSignIn, mountConsolePages],
   })
   return {
     ctx,
@@ -173,6 +200,18 @@ async function assemble(options: SandboxOptions, store: Store): Promise<Sandbox>
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,
+    adminToken,
+    announce(urls) {
+      ctx.urls = urls
+      store.announce(urls.base)
+    },
     close: () => store.close(),
   }
+}
+
+/** The token the control plane requires (issue 33): the one given, a fresh random one, or none when opened on purpose. */
+function controlPlaneToken(options: SandboxOptions): string | null {
+  if (options.openControlPlane && options.adminToken) throw new Error('adminToken and openControlPlane contradict each other: give one or the other.')
+  if (options.openControlPlane) return null
+  return options.adminToken || generateAdminToken()
 }

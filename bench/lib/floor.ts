@@ -20,7 +20,7 @@ export async function startFloor(body: string): Promise<RunningServer> {
   try {
     const { port } = JSON.parse(await firstLine(child)) as { port: number }
     const url = `http://127.0.0.1:${port}`
-    return { child, pid: child.pid, baseUrl: url, apiUrl: url, startMs: performance.now() - started, stop: () => child.stop() }
+    return { child, pid: child.pid, baseUrl: url, apiUrl: url, adminToken: null, startMs: performance.now() - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { busyMsOf, openWindow, othersCores } from './machine-share.js'
 import { contentionLines } from './report.js'
@@ -20,8 +21,11 @@ describe('the share of the machine other processes take during a load run', () =
 
   it('measures this machine without a server pid (the harness alone)', () => {
     const share = openWindow().end().othersCores
-    if (process.platform === 'linux') expect(share).toBeGreaterThanOrEqual(0)
-    else expect(share).toBeNull()
+    if (process.platform !== 'linux') return expect(share).toBeNull()
+    // A share of this machine's cores in hundredths (clamped at 0: the table above tests the clamp).
+    expect(Number.isFinite(share)).toBe(true)
+    expect(Math.round(share! * 100) / 100).toBe(share)
+    expect(share).toBeLessThanOrEqual(availableParallelism())
   })
 
   const results = (others: number[]) => ({

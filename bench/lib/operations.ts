@@ -8,6 +8,8 @@ export interface Hosts {
   apiUrl: string
   /** The server's process id (CPU time per request). */
   pid?: number
+  /** The admin token of a sandbox's control plane (its `--json` banner's `admin_token`); none for Prism. */
+  adminToken?: string | null
 }
 
 const json = (value: unknown) => JSON.stringify(value)

@@ -16,6 +16,8 @@ export interface RunningServer {
   apiUrl: string
   /** ms from spawn to the first 200 on the readiness probe. */
   startMs: number
+  /** X-Sandbox-Admin for the control plane (the banner's `admin_token`); null for Prism. */
+  adminToken: string | null
   stop(): Promise<void>
 }
 
@@ -32,9 +34,9 @@ export async function startSandbox(options: { root: string; state: string; world
     '--world', options.world ?? 'bench', '--log-level', 'warn', '--json', ...(options.extraArgs ?? []),
   ], { cwd: options.root })
   try {
-    const banner = JSON.parse(await firstLine(child)) as { base_url: string; api_url: string }
+    const banner = JSON.parse(await firstLine(child)) as { base_url: string; api_url: string; admin_token?: string | null }
     const ready = await waitForStatus({ url: `${banner.api_url}/v1/me`, child, init: { headers: AUTH } })
-    return { child, pid: child.pid, baseUrl: banner.base_url, apiUrl: banner.api_url, startMs: ready - started, stop: () => child.stop() }
+    return { child, pid: child.pid, baseUrl: banner.base_url, apiUrl: banner.api_url, adminToken: banner.admin_token ?? null, startMs: ready - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error
@@ -70,7 +72,7 @@ export async function startPrism(options: { root: string; spec: string }): Promi
   const url = `http://127.0.0.1:${port}`
   try {
     const ready = await waitForStatus({ url: `${url}/v1/campaigns`, child, init: { headers: AUTH }, timeoutMs: 60_000 })
-    return { child, pid: child.pid, baseUrl: url, apiUrl: url, startMs: ready - started, stop: () => child.stop() }
+    return { child, pid: child.pid, baseUrl: url, apiUrl: url, adminToken: null, startMs: ready - started, stop: () => child.stop() }
   } catch (error) {
     await child.stop(500)
     throw error

@@ -124,7 +124,8 @@ export async function session(hosts: Hosts, campaigns: string[], options: { agen
       },
     },
     {
-      method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: json({ reviewer: 'Bench Reviewer' }),
+      // The person's approval: the control plane's admin token (Prism ignores it).
+      method: 'POST' as const, headers: { 'content-type': 'application/json', ...(hosts.adminToken ? { 'x-sandbox-admin': hosts.adminToken } : {}) }, body: json({ reviewer: 'Bench Reviewer' }),
       setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/_sandbox/reviews/${encodeURIComponent(agent.audit ?? 'aud_none')}/approve` }),
     },
     { method: 'GET' as const, headers: AUTH, setupRequest: (req: Record<string, unknown>, agent: Agent) => ({ ...req, path: `/api/v1/audit/${encodeURIComponent(agent.audit ?? 'aud_none')}` }) },

@@ -105,7 +105,7 @@ async function writeUntil(sandbox: RunningServer, plan: { campaigns: string[]; f
       }
       written++
       const id = (JSON.parse(held.body) as { audit_id: string }).audit_id
-      const rejected = await call(`${sandbox.baseUrl}/_sandbox/reviews/${id}/reject`, { reviewer: 'bench' }, {})
+      const rejected = await call(`${sandbox.baseUrl}/_sandbox/reviews/${id}/reject`, { reviewer: 'bench' }, { 'x-sandbox-admin': sandbox.adminToken ?? '' })
       if (rejected.status === 200) written++
       else failed(rejected)
     }

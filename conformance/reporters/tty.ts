@@ -99,11 +99,14 @@ function summary(run: RunResult, write: (t: string) => void, c: Colors): void {
 function coverageLines(run: RunResult, c: Colors): string[] {
   const cov = run.coverage
   const st = cov.states
-  const gated = cov.rules.filter((r) => !r.excluded).length
+  const applicable = cov.rules.filter((r) => !r.excluded && r.state !== 'not applicable').length
   const excluded = cov.rules.filter((r) => r.excluded).map((r) => r.id)
-  const head = `rule coverage ${cov.percent}%: ${st.passing.length} of ${gated} rule ids passing in this run, ${st.failing.length} failing, ${st['not run'].length} not run (skipped or not selected), ${st['not covered'].length} not covered${excluded.length ? `; excluded: ${excluded.join(' ')}` : ''}`
+  const na = st['not applicable'] ?? []
+  const head = `rule coverage ${cov.percent}%: ${st.passing.length} of ${applicable} rule ids passing in this run, ${st.failing.length} failing, ${st['not run'].length} not run (deselected or skipped), ${st['not covered'].length} not covered`
+    + `${na.length ? `; not applicable (the target lacks a capability, not counted): ${na.join(' ')}` : ''}${excluded.length ? `; excluded: ${excluded.join(' ')}` : ''}`
+  if (cov.deferred) return [`${head} (this shard's part: the coverage gate runs at \`conform merge --coverage\`)`]
   if (!cov.uncovered.length) return [head]
-  if (!cov.gated) return [c.dim(`${head} (--coverage requires every id passing)`)]
+  if (!cov.gated) return [c.dim(`${head} (--coverage requires every applicable id passing)`)]
   const detail = (['failing', 'not run', 'not covered'] as const).filter((k) => st[k].length).map((k) => `  ${k}: ${st[k].join(', ')}`)
   return [c.red(head), ...detail.map((d) => c.red(d))]
 }

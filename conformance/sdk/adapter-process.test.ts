@@ -118,7 +118,7 @@ describe('the adapter protocol', () => {
       const [result] = run.scenarios
       expect(result.outcome).toBe('failed')
       expect(result.reason).toMatch(/ProtocolError: the answer to `performance` \(id \d+\) breaks the adapter protocol: error\.kind: /)
-      expect(result.steps.find((s) => s.outcome === 'failed')!.duration_ms).toBeLessThan(120_000)
+      // The reason above is the protocol error, not the step timeout: no wall-clock assert needed to tell them apart.
     } finally {
       await adapter.close()
     }

@@ -61,7 +61,6 @@ describe.skipIf(!python)('the adapter examples in the docs, against a stand-in S
       // The stand-in has no code for a timeout, so the adapter answered `"code": null`, promptly.
       const timeout = run.scenarios.find((r) => r.id === 'sdk.timeout')!
       expect(timeout.steps.flatMap((s) => s.notes).join('\n')).toMatch(/error timeout: request timeout/)
-      expect(timeout.duration_ms).toBeLessThan(10_000)
     } finally {
       await adapter.close()
     }

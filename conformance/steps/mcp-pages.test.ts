@@ -26,10 +26,10 @@ describe('the mcp step against a paged hosted server', { timeout: 90_000 }, () =
       '  - mcp: { auth: owner, list_tools: true, follow_cursor: false }',
       '    expect: { status: 200, match: { $.count: 4, $.pages: 1, $.next_cursor: { type: string } } }',
       '  - mcp: { auth: owner, list_tools: true }',
-      '    expect: { status: 200, match: { $.count: 10, $.pages: 3, $.next_cursor: null } }',
+      '    expect: { status: 200, match: { $.count: 11, $.pages: 3, $.next_cursor: null } }',
       '',
     ].join('\n'))
-    const run = await runScenarios({ paths: [dir], target: { kind: 'url', baseUrl: sandbox.baseUrl }, baseline: null, jobs: 1, contract: 'off' })
+    const run = await runScenarios({ paths: [dir], target: { kind: 'url', baseUrl: sandbox.baseUrl, adminToken: sandbox.adminToken! }, baseline: null, jobs: 1, contract: 'off' })
     expect(run.scenarios.map((s) => ({ outcome: s.outcome, reason: s.reason }))).toEqual([{ outcome: 'passed', reason: undefined }])
   })
 })

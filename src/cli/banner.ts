@@ -8,11 +8,21 @@ export interface BannerInfo {
   resumed: boolean
   world: string
   seed: number
-  admin_token: boolean
+  /** `token`: /_sandbox and the console need `admin_token`; `open`: anyone who reaches the port may use them. */
+  control_plane: 'token' | 'open'
+  /** The X-Sandbox-Admin value (the person's, never the agent's); null when open. */
+  admin_token: string | null
+  /** Where the generated token was written (mode 0600); null for memory state or a given token. */
+  admin_token_file: string | null
+  /** The console: a one-time sign-in link when a token is required. */
+  console_url: string
   keys: Array<Omit<WorldKey, 'value'>>
 }
 
-/** The human start-up banner. Key values are never printed: they are documented in the world file. */
+/**
+ * The human start-up banner. Key values are never printed: they are documented in the world file.
+ * The admin token is: it is the person's, for the person at this terminal (issue 33).
+ */
 export function renderBanner(info: BannerInfo): string {
   const lines = [
     '',
@@ -20,8 +30,7 @@ export function renderBanner(info: BannerInfo): string {
     '',
     `  base_url   ${info.base_url}    dispatcher, keys, connections, MCP`,
     `  api_url    ${info.api_url}    backend REST (/v1)`,
-    `  control    ${info.base_url}/_sandbox${info.admin_token ? '    (X-Sandbox-Admin required)' : ''}`,
-    `  console    ${info.base_url}/_sandbox/console/    review queue, audit, journal, world`,
+    ...controlLines(info),
     `  mcp        ${info.base_url}/mcp    hosted MCP (X-Service-Key or OAuth)`,
     `  state      ${info.state}`,
     '',
@@ -32,6 +41,23 @@ export function renderBanner(info: BannerInfo): string {
     '',
   ]
   return `${lines.join('\n')}\n`
+}
+
+// The person's side: how to reach it, or a warning that anyone can.
+function controlLines(info: BannerInfo): string[] {
+  if (info.admin_token === null) {
+    return [
+      `  control    ${info.base_url}/_sandbox`,
+      `  console    ${info.console_url}    review queue, audit, journal, world`,
+      '  WARNING    --open-control-plane: anyone who can reach this port can approve held writes, reset the world and mint keys.',
+    ]
+  }
+  return [
+    `  control    ${info.base_url}/_sandbox    send X-Sandbox-Admin: <admin token>`,
+    `  token      ${info.admin_token}${info.admin_token_file ? `    (also in ${info.admin_token_file}, mode 0600)` : ''}`,
+    `  console    ${info.console_url}`,
+    '             (one-time sign-in link for your browser: review queue, audit, journal, world)',
+  ]
 }
 
 function scopeText(scopes: string[]): string {

@@ -8,6 +8,8 @@ import { ttyReporter } from '../../conformance/reporters/tty.js'
 import { fileReporter } from '../../conformance/reporters/files.js'
 import { EXIT } from '../../conformance/exit-codes.js'
 import { apiHostHint } from './target-hint.js'
+import { readEnv } from '../config.js'
+import { findAdminToken } from '../support/admin-token-file.js'
 
 /** The flags of `adops-sandbox conform` (see `conformCommand`). */
 export interface CliOptions {
@@ -15,11 +17,13 @@ export interface CliOptions {
   tags?: string[]; covers?: string[]; grep?: string; shard?: string; reporter?: string[]
   contract: 'inline' | 'prism-proxy' | 'off'; contractWarn?: boolean; coverage?: boolean; baseline: string | false; verbose?: boolean
   sdk?: string; includeSlow?: boolean; allowEmpty?: boolean; drift?: boolean
+  explore?: boolean; seed?: string; runs?: number; timeBudget?: number; out?: string; allowWrites?: boolean
 }
 
 /** Runs `conform` with parsed flags; resolves to the process exit code (docs/conformance.md "Exit codes"). */
 export async function runCli(paths: string[], opts: CliOptions): Promise<number> {
   if (opts.drift) return runDriftOrExplain(paths, opts)
+  if (opts.explore) return (await import('./conform-explore.js')).runExploreCli(opts)
   let options: RunOptions
   try {
     options = {
@@ -61,7 +65,7 @@ export async function runCli(paths: string[], opts: CliOptions): Promise<number>
     }
     if (error instanceof TargetUnreachableError) {
       // The api host given as --target is a usage mistake with a known fix: name the base URL.
-      const hint = opts.target ? await apiHostHint(opts.target) : null
+      const hint = opts.target ? await apiHostHint(opts.target, adminTokenOf(opts)) : null
       process.stderr.write(hint ? `conform: ${hint}\n` : `conform: target unreachable: ${error.message}\n`)
       return hint ? EXIT.usage : EXIT.unreachable
     }
@@ -99,12 +103,18 @@ async function runDriftOrExplain(paths: string[], opts: CliOptions): Promise<num
 /** The target the flags name (exported for `--drift`). */
 export function targetOf(opts: CliOptions): TargetSpec {
   if (opts.target && opts.baseUrl) throw new Error('give either --target (a running sandbox) or --base-url (a real deployment), not both')
-  if (opts.target) return { kind: 'url', baseUrl: opts.target.replace(/\/$/, ''), apiUrl: opts.apiUrl, adminToken: opts.adminToken }
+  if (opts.target) return { kind: 'url', baseUrl: opts.target.replace(/\/$/, ''), apiUrl: opts.apiUrl, adminToken: adminTokenOf(opts) }
   if (opts.baseUrl) {
     if (!opts.apiUrl) throw new Error('--base-url needs --api-url')
     return { kind: 'real', baseUrl: opts.baseUrl.replace(/\/$/, ''), apiUrl: opts.apiUrl.replace(/\/$/, ''), keys: keysOf(opts.key) }
   }
   return { kind: 'sandbox' }
+}
+
+/** `--admin-token`, else `SANDBOX_ADMIN_TOKEN`, else the token file serve wrote next to its state (issue 33). */
+function adminTokenOf(opts: CliOptions): string | undefined {
+  const env = readEnv()
+  return findAdminToken({ flag: opts.adminToken, env: env.adminToken, state: env.state })
 }
 
 /** `--key name=value` flags as a map; a bare value is `owner`. */

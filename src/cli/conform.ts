@@ -13,7 +13,7 @@ export function conformCommand(): Command {
     .option('--base-url <url>', 'a real deployment: {base_url}')
     .option('--api-url <url>', 'the api host {api_url} (real deployment; optional with --target)')
     .option('--key <name=value>', 'a credential for `auth: <name>` (repeatable; a bare value is named `owner`)', many)
-    .option('--admin-token <token>', 'X-Sandbox-Admin for a running sandbox')
+    .option('--admin-token <token>', 'X-Sandbox-Admin for a running sandbox (default: SANDBOX_ADMIN_TOKEN, else the token file serve wrote next to SANDBOX_STATE or .sandbox/state.json)')
     .option('--jobs <n>', 'scenarios in parallel', (v) => Number.parseInt(v, 10), availableParallelism())
     .option('--tags <tags>', 'only these tags (comma-separated; ~tag excludes)', list)
     .option('--covers <ids>', 'only scenarios covering these rule ids or prefixes', list)
@@ -29,6 +29,12 @@ export function conformCommand(): Command {
     .option('--verbose', 'print every transcript')
     .option('--sdk <command>', 'SDK mode: spawn this adapter (JSON lines on stdin/stdout, docs/guide-sdk.md) for `sdk` steps')
     .option('--drift', 'compare a deployment (--base-url/--api-url/--key, or --target) with the sandbox step by step; report where they disagree')
+    .option('--explore', 'search the target for violations from the contract and the rule catalog; each is written, shrunk, as a scenario (docs/guide-ci.md "Exploring")')
+    .option('--seed <n>', '--explore: the search seed (a whole number, or `random`); same seed, same sequences', '1')
+    .option('--runs <n>', '--explore: call sequences to try', (v) => Number.parseInt(v, 10), 100)
+    .option('--time-budget <seconds>', '--explore: stop starting sequences after this long', (v) => Number.parseFloat(v))
+    .option('--out <dir>', '--explore: where the reproducing scenarios go', 'explore-findings')
+    .option('--allow-writes', '--explore: also write against a deployment (a sandbox always allows writes)')
     .option('--include-slow', 'also run scenarios tagged `slow` (real waits of seconds; left out by default)')
     .action(async (paths: string[], opts) => {
       // The kit (loader, reporters, SDK steps and their MCP client) is loaded on use: `serve` must not pay for it.

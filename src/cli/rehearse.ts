@@ -13,7 +13,8 @@ export function rehearseCommand(): Command {
     .option('--trials <k>', 'run each task k times on the same seed and k times on new world seeds (trial 1 shared), each on a fresh sandbox; reports pass^k, the mean and 95% intervals per series', (v) => Number(v), 1)
     .option('--shard <i/n>', 'rehearse shard i of n (by task name order); combine the JSON reports with `rehearse merge`')
     .option('--reporter <spec>', 'json|ndjson|junit|html[:file] (repeatable)', many)
-    .action(async (tasks: string[], opts: { agent?: string; grep?: string; jobs?: number; trials?: number; shard?: string; reporter?: string[] }) => {
+    .option('--agent-env <name>', 'pass this variable of your environment to the agent (repeatable); it gets only PATH, HOME, LANG, TMPDIR and its own otherwise', many)
+    .action(async (tasks: string[], opts: { agent?: string; grep?: string; jobs?: number; trials?: number; shard?: string; reporter?: string[]; agentEnv?: string[] }) => {
       // Loaded on use: `serve` must not pay for the rehearsal runner.
       const { runRehearsal } = await import('../rehearse/rehearse-run.js')
       process.exitCode = (await runRehearsal(tasks, opts)).exitCode

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import type { AddressInfo, Server } from 'node:net'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -28,7 +28,7 @@ describe('adops-sandbox serve', { timeout: 60_000 }, () => {
     const run = serve(['--port', '0', '--api-port', '0', '--state', state, '--json'])
     await run.waitFor('\n')
     const banner = JSON.parse(run.stdout().split('\n')[0])
-    expect(banner).toMatchObject({ state, resumed: false, world: 'default', seed: 42, admin_token: false })
+    expect(banner).toMatchObject({ state, resumed: false, world: 'default', seed: 42, control_plane: 'token', admin_token: expect.stringMatching(/^sbx_admin_[\w-]{43}$/) })
     expect(banner.keys.map((k: { name: string }) => k.name)).toEqual(['owner', 'agent', 'reviewer', 'reporting', 'signup'])
     for (const value of VALUES) expect(run.stdout()).not.toContain(value)
 
@@ -65,11 +65,61 @@ describe('adops-sandbox serve', { timeout: 60_000 }, () => {
     expect(await run.exited).toBe(0)
   })
 
-  it('refuses a non-loopback host without an admin token: exit 2 and one clear line', async () => {
-    const run = serve(['--host', '0.0.0.0', '--port', '0', '--api-port', '0', '--state', 'memory'])
+  it('refuses a non-loopback host with an open control plane: exit 2 and one clear line', async () => {
+    const run = serve(['--host', '0.0.0.0', '--port', '0', '--api-port', '0', '--state', 'memory', '--open-control-plane'])
     expect(await run.exited).toBe(2)
-    expect(run.stderr()).toMatch(/Refusing to bind 0\.0\.0\.0 without an admin token.*--admin-token/)
+    expect(run.stderr()).toMatch(/Refusing to bind 0\.0\.0\.0 with an open control plane.*Drop --open-control-plane/)
     expect(run.stdout()).toBe('')
+  })
+
+  it('refuses --open-control-plane with --admin-token: exit 2 naming both', async () => {
+    const run = serve(['--state', 'memory', '--open-control-plane', '--admin-token', 'tok'])
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/--open-control-plane and --admin-token .* contradict/)
+  })
+
+  it('generates a fresh admin token per start, writes it mode 0600 next to the state file, and removes it on stop (issue 33)', async () => {
+    const state = join(dir, 'state.json')
+    const tokens: string[] = []
+    for (let start = 0; start < 2; start++) {
+      const run = serve(['--state', state, '--json'])
+      const banner = await run.banner()
+      const file = join(dir, 'state.admin-token')
+      expect(banner).toMatchObject({ control_plane: 'token', admin_token_file: file, console_url: expect.stringContaining('/_sandbox/console/sign-in?ticket=') })
+      expect((await readFile(file, 'utf8')).trim()).toBe(banner.admin_token)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+      expect((await call(banner.base_url, 'GET', '/_sandbox/clock')).status).toBe(401)
+      expect((await call(banner.base_url, 'GET', '/_sandbox/clock', { headers: { 'x-sandbox-admin': banner.admin_token as string } })).status).toBe(200)
+      tokens.push(banner.admin_token as string)
+      run.child.kill('SIGINT')
+      expect(await run.exited).toBe(0)
+      await expect(stat(file)).rejects.toThrow(/ENOENT/)
+    }
+    expect(tokens[0]).not.toBe(tokens[1])
+  })
+
+  it('prints the token and a one-time console link in the readable banner; --open-control-plane prints a warning instead', async () => {
+    const closed = serve(['--state', 'memory'])
+    await closed.waitFor('Ctrl-C')
+    expect(closed.stdout()).toMatch(/token\s+sbx_admin_[\w-]{43}/)
+    expect(closed.stdout()).toMatch(/console\s+http:\/\/127\.0\.0\.1:\d+\/_sandbox\/console\/sign-in\?ticket=/)
+    expect(closed.stdout()).not.toContain('WARNING')
+    const open = serve(['--state', 'memory', '--open-control-plane', '--json'])
+    const banner = await open.banner()
+    expect(banner).toMatchObject({ control_plane: 'open', admin_token: null, admin_token_file: null })
+    expect((await call(banner.base_url, 'GET', '/_sandbox/clock')).status).toBe(200)
+    const text = serve(['--state', 'memory', '--open-control-plane'])
+    await text.waitFor('Ctrl-C')
+    expect(text.stdout()).toMatch(/WARNING\s+--open-control-plane: anyone who can reach this port can approve held writes/)
+  })
+
+  it('takes the token from SANDBOX_ADMIN_TOKEN without writing it to disk', async () => {
+    const state = join(dir, 'state.json')
+    const run = spawnServe(['--state', state, '--json'], { SANDBOX_ADMIN_TOKEN: 'operator-chosen-token' })
+    const banner = await run.banner()
+    expect(banner).toMatchObject({ admin_token: 'operator-chosen-token', admin_token_file: null })
+    await expect(stat(join(dir, 'state.admin-token'))).rejects.toThrow(/ENOENT/)
+    expect((await call(banner.base_url, 'GET', '/_sandbox/clock', { headers: { 'x-sandbox-admin': 'operator-chosen-token' } })).status).toBe(200)
   })
 
   it.each([['--journal-max-bytes', '-5'], ['--journal-limit', '0']])('refuses %s %s with a message naming the flag', async (flag, value) => {

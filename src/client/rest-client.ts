@@ -69,9 +69,9 @@ export class RestClient {
     return this.run(script, toFlags(args), platform)
   }
 
-  /** Runs a script with its flags already as an ordered list (DISP-01). */
-  run(script: string, args: string[] = [], platform?: string): Promise<Result> {
-    const body = { script_name: script, args, ...(platform ? { platform } : {}) }
+  /** Runs a script with its flags already as an ordered list (DISP-01); `dry_run` decides and prices a write only. */
+  run(script: string, args: string[] = [], platform?: string, options: { dry_run?: boolean } = {}): Promise<Result> {
+    const body = { script_name: script, args, ...(platform ? { platform } : {}), ...(options.dry_run ? { dry_run: true } : {}) }
     return this.request('POST', `${this.#options.baseUrl}/api/v1/tools/run`, body)
   }
 

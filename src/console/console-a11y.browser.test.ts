@@ -39,7 +39,7 @@ afterAll(async () => {
 const cases = WIDTHS.flatMap((width) => VIEWS.map((view) => [view, width] as const))
 
 describe.skipIf(!CHROMIUM)('web console on a desktop and a phone (axe-core WCAG 2.1 A/AA)', () => {
-  it.each(cases)('the %s view at %i px: no horizontal page scroll, every tab visible, no serious or critical axe violation', async (view, width) => {
+  it.each(cases)('the %s view at %i px: no horizontal page scroll, every tab visible, no axe violation of any impact', async (view, width) => {
     await withPage(browser, `a11y-${view}-${width}`, async (page) => {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 })
       await openConsole(page, sandbox, view)
@@ -58,7 +58,7 @@ describe.skipIf(!CHROMIUM)('web console on a desktop and a phone (axe-core WCAG 
       }))
       expect(layout.scroll, 'page width').toBeLessThanOrEqual(layout.client)
       for (const tab of layout.tabs) expect(tab.left >= 0 && tab.right <= layout.client, `tab “${tab.text}” fully visible`).toBe(true)
-      expect(await axeViolations(page)).toEqual([])
+      expect(await axeViolations(page, ['minor', 'moderate', 'serious', 'critical'])).toEqual([])
       if (SCREENSHOTS) {
         // Clicking scrolled wide tables sideways; the pictures show them from their start.
         await page.evaluate(() => document.querySelectorAll('.scroll-x').forEach((el) => el.scrollTo(0, 0)))

@@ -11,8 +11,9 @@ afterEach(async () => {
   await sandbox?.close()
 })
 
-async function build(adminToken: string | null = null): Promise<Sandbox> {
-  sandbox = await buildSandbox({ adminToken, wall: () => Date.parse('2026-03-02T12:00:00.000Z') })
+// Without a token the control plane is opened on purpose: those tests are about what the routes answer, not the door.
+async function build(adminToken?: string): Promise<Sandbox> {
+  sandbox = await buildSandbox({ ...(adminToken ? { adminToken } : { openControlPlane: true }), wall: () => Date.parse('2026-03-02T12:00:00.000Z') })
   return sandbox
 }
 

@@ -79,6 +79,13 @@ export function consoleRoutes(ctx: AppContext): Route[] {
         const body = buildTranscript({
           audit: store.audit.page({ where: inScope }).rows, ledger: store.ledger.page({ where: inScope }).rows, keyIds,
           currencyOf: (id) => store.campaigns.get(id)?.currency ?? null,
+          names: {
+            campaign: (id) => store.campaigns.get(id)?.campaign_name ?? null,
+            key: (id) => {
+              const key = store.keys.get(id)
+              return key ? { name: key.name, user_name: store.users.get(key.user_id)?.name ?? key.user_id } : null
+            },
+          },
           filter: { ...filter, ...(from ? { from } : {}), ...(to ? { to } : {}) }, now: clockView(ctx.clock).now,
         })
         const name = `agent-transcript-${body.generated_at.replace(/[:.]/g, '-')}.json`

@@ -103,7 +103,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
     expect(connections.filter((c) => c.source === 'connect_link')).toHaveLength(1)
   })
 
-  it('asks for the admin token, keeps it for the tab, and never shows a key value', async () => {
+  it('without sign-in shows no data and asks for the link or the token; the token is kept for the tab, and no key value is shown', async () => {
     const sb = await start({ adminToken: 'let-me-in' })
     await withPage(browser(), 'admin-token', async (page) => {
       await page.goto(`${sb.baseUrl}/_sandbox/console/#world`)
@@ -154,7 +154,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
       await page.getByRole('status').filter({ hasText: 'Advanced 1d' }).waitFor()
       expect(Date.parse((await sb.control.clock()).now) - before).toBeGreaterThanOrEqual(86_400_000)
       await page.getByRole('button', { name: 'Reset world…' }).click()
-      await page.getByRole('button', { name: 'Confirm reset' }).click()
+      await page.getByRole('button', { name: 'Reset and drop everything' }).click()
       await page.getByRole('status').filter({ hasText: 'Reset: world default' }).waitFor()
     })
     expect((await sb.control.clock()).offset_ms).toBe(0)
@@ -202,7 +202,7 @@ describe.skipIf(!CHROMIUM)('web console in Chromium', () => {
       const executed = page.locator(`details[data-audit-id="${cut.body.audit_id}"]`)
       await executed.locator('summary').first().click()
       const drop = (enabled.daily_budget - 12.5).toFixed(2)
-      expect(await executed.innerText()).toContain(`What changed\n“${enabled.campaign_name}”: Daily budget ${enabled.daily_budget.toFixed(2)} → 12.50 USD (−${drop}/day)`)
+      expect(await executed.innerText()).toContain(`What changed\n“${enabled.campaign_name}”: Daily budget $${enabled.daily_budget.toFixed(2)} → $12.50 (−$${drop}/day)`)
       expect(await executed.innerText()).not.toContain('"audit_id"')
       await page.getByLabel('Decision').selectOption('hold')
       await executed.waitFor({ state: 'detached' })

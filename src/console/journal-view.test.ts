@@ -26,7 +26,7 @@ async function withActivity() {
 }
 
 const journal = async (app: Sandbox['baseApp'], query: string) => {
-  const res = await request(app).get(`/_sandbox/console/journal${query}`)
+  const res = await request(app).get(`/_sandbox/console/journal${query}`).set('x-sandbox-admin', sandbox.adminToken!)
   return { status: res.status, body: res.body as { entries: ConsoleExchange[]; error?: string; code?: string } }
 }
 
@@ -91,7 +91,7 @@ describe('the console journal filter by request id', () => {
       const a = await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })
       await fetch(`${sb.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${sb.keys.owner}` } })
       const id = a.headers.get('request-id')!
-      const res = await fetch(`${sb.baseUrl}/_sandbox/console/journal?request_id=${encodeURIComponent(id)}`)
+      const res = await fetch(`${sb.baseUrl}/_sandbox/console/journal?request_id=${encodeURIComponent(id)}`, { headers: { 'x-sandbox-admin': sb.adminToken! } })
       const body = (await res.json()) as { entries: Array<{ request_id: string }> }
       expect(body.entries.map((e) => e.request_id)).toEqual([id])
     } finally {

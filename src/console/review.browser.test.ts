@@ -14,6 +14,7 @@ afterEach(async () => {
 })
 
 const card = (page: Page, id: string) => page.locator(`article[data-audit-id="${id}"]`)
+const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
 const focused = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent ?? '', id: document.activeElement?.closest('article')?.getAttribute('data-audit-id') ?? null }))
 
 async function pressEnter(page: Page, times: number) {
@@ -36,7 +37,7 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
       // The spend-raising enable asks first; its default button is Cancel, so Enter cancels.
       await card(page, enable.auditId).getByRole('button', { name: /^Approve/ }).click()
       const dialog = page.getByRole('dialog')
-      expect(await dialog.innerText()).toContain(`start spending up to ${enable.campaign.daily_budget.toFixed(2)} USD a day (+${enable.campaign.daily_budget.toFixed(2)} USD/day)`)
+      expect(await dialog.innerText()).toContain(`start spending up to ${usd(enable.campaign.daily_budget)} a day (+${usd(enable.campaign.daily_budget)}/day)`)
       expect((await focused(page)).text).toBe('Cancel')
       expect(await axeViolations(page)).toEqual([])
       await pressEnter(page, 1)
@@ -53,7 +54,7 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
       expect((await focused(page)).text).toBe('Approve…')
       await pressEnter(page, 1)
       const was = raise.campaign.daily_budget
-      expect(await page.getByRole('dialog').innerText()).toContain(`” ${was.toFixed(2)} → 300.00 USD (+${(300 - was).toFixed(2)} USD/day)?`)
+      expect(await page.getByRole('dialog').innerText()).toContain(`” ${usd(was)} → $300.00 (+${usd(300 - was)}/day)?`)
       await pressEnter(page, 3)
       await card(page, removal.body.audit_id!).getByRole('button', { name: /^Reject/ }).click()
       await card(page, removal.body.audit_id!).waitFor({ state: 'detached' })
@@ -74,13 +75,13 @@ describe.skipIf(!CHROMIUM)('review decisions in Chromium', () => {
       await openConsole(page, sb, 'queue')
       await page.evaluate(() => sessionStorage.removeItem('adops-sandbox.reviewer'))
       const text = await card(page, enable.auditId).innerText()
-      expect(text).toContain(`Enables “${enable.campaign.campaign_name}” (paused, ${enable.campaign.daily_budget.toFixed(2)} USD/day)`)
+      expect(text).toContain(`Enables “${enable.campaign.campaign_name}” (paused, ${usd(enable.campaign.daily_budget)}/day)`)
       expect(text).toMatch(/Why held\s+The policy holds enable operations for review\. \(rule hold\.operation\)/)
-      expect(text).toMatch(/Asked by\s+Olivia Owner · key “agent” svc_test_age… · via rest · \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/)
+      expect(text).toMatch(/Asked by\s+key “agent” svc_test_age… \(issued to Olivia Owner\) · via the tools endpoint \(POST \/api\/v1\/tools\/run\) · \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/)
       expect(text).toMatch(/Expires\s+in 2d 23h \d\dm \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\)/)
       // The words follow the campaign: after a budget cut elsewhere the card names the new amount.
       expect((await runTool(sb, 'owner', 'update_campaign_budget', ['--campaign-id', enable.campaign.id, '--daily-budget', '42'])).status).toBe(200)
-      await card(page, enable.auditId).getByText('it starts spending up to 42.00 USD a day (+42.00 USD/day)').waitFor()
+      await card(page, enable.auditId).getByText('it starts spending up to $42.00 a day (+$42.00/day)').waitFor()
       await card(page, enable.auditId).getByRole('button', { name: /^Approve/ }).click()
       const status = page.getByRole('status')
       await status.filter({ hasText: 'Enter a reviewer name first' }).waitFor()

@@ -19,6 +19,14 @@ export interface BudgetChange {
   delta: number | null
   currency: string | null
   status: AuditEntry['status']
+  /** The campaign's name as it is now (issue 37: transcript lines say what happened to what). */
+  campaign_name?: string | null
+}
+
+/** Names the transcript's lines carry: a campaign's, and a key's with its user's. */
+export interface TranscriptNames {
+  campaign(id: string): string | null
+  key(id: string): { name: string; user_name: string } | null
 }
 
 /** What an agent did in a window: the agent-safety transcript of the console (GATE-01..05). */
@@ -34,7 +42,8 @@ export interface Transcript {
   /** Read calls charged in the window, by script: `credits` sums to `credits.reads.net`. */
   reads: Array<{ script: string; calls: number; credits: number }>
   /** Each write's `credits` is its ledger net in the window (charge − refund): they sum to `credits.writes.net`. */
-  writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review'>>
+  writes: Array<Pick<AuditEntry, 'id' | 'at' | 'workspace_id' | 'key_prefix' | 'surface' | 'script' | 'args' | 'operation' | 'decision' | 'status' | 'reason' | 'credits' | 'review'>
+    & { campaign_name?: string | null; key_name?: string | null; user_name?: string | null }>
 }
 
 export interface CreditTotals { charged: number; refunded: number; net: number }
@@ -51,6 +60,8 @@ export function buildTranscript(input: {
   now: string
   /** Account currency of a campaign, for writes whose record does not name it. */
   currencyOf?: (campaignId: string) => string | null
+  /** Campaign, key and user names for the lines (left out when not given). */
+  names?: TranscriptNames
 }): Transcript {
   const { filter } = input
   const inWindow = (at: string) => (!filter.from || at >= filter.from) && (!filter.to || at <= filter.to)
@@ -60,7 +71,10 @@ export function buildTranscript(input: {
     .sort((a, b) => a.at.localeCompare(b.at))
   const ledger = input.ledger.filter((l) => inWindow(l.at) && (!filter.workspace_id || l.workspace_id === filter.workspace_id) &&
     (input.keyIds === null || (l.key_id !== null && input.keyIds.has(l.key_id))))
+  const names = input.names
+  const campaignName = (id: string | null) => (names && id ? { campaign_name: names.campaign(id) } : {})
   const budget_changes = writes.filter((w) => w.operation === 'budget').map((w) => budgetChange(w, input.currencyOf))
+    .map((b) => ({ ...b, ...campaignName(b.campaign_id) }))
   const budget_delta_by_currency: Record<string, number> = {}
   for (const change of budget_changes) {
     if (change.delta === null || !RAN.has(change.status)) continue
@@ -95,9 +109,17 @@ export function buildTranscript(input: {
       net: round2(reads.net + writeTotals.net), reads, writes: writeTotals,
     },
     reads: readsByScript(readRows),
-    writes: writes.map(({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, review }) =>
-      ({ id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits: totals(writeRows.filter((l) => l.audit_id === id)).net, review })),
+    writes: writes.map(({ id, at, workspace_id, key_id, key_prefix, surface, script, args, operation, decision, status, reason, review }) =>
+      ({
+        id, at, workspace_id, key_prefix, surface, script, args, operation, decision, status, reason, credits: totals(writeRows.filter((l) => l.audit_id === id)).net, review,
+        ...campaignName(flag(args, '--campaign-id')), ...(names ? keyNames(names, key_id) : {}),
+      })),
   }
+}
+
+function keyNames(names: TranscriptNames, keyId: string): { key_name: string | null; user_name: string | null } {
+  const key = names.key(keyId)
+  return { key_name: key?.name ?? null, user_name: key?.user_name ?? null }
 }
 
 function totals(rows: readonly LedgerEntry[]): CreditTotals {

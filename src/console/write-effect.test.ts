@@ -8,13 +8,13 @@ const campaign = (status: Campaign['status'], daily_budget: number) =>
 describe('describeEffect: what approving a held write does, and when the console must ask first', () => {
   it.each([
     ['enable of a paused campaign starts its spend', 'enable', ['--campaign-id', 'c1'], campaign('PAUSED', 210),
-      { raises_spend: true, spend_delta: 210, confirm: 'Enable “Spring” and start spending up to 210.00 EUR a day (+210.00 EUR/day)?' }],
+      { raises_spend: true, spend_delta: 210, confirm: 'Enable “Spring” and start spending up to €210.00 a day (+€210.00/day)?' }],
     ['a budget raise names old, new and the daily difference', 'budget', ['--campaign-id', 'c1', '--daily-budget', '300'], campaign('ENABLED', 210),
-      { raises_spend: true, spend_delta: 90, confirm: 'Raise the daily budget of “Spring” 210.00 → 300.00 EUR (+90.00 EUR/day)?' }],
+      { raises_spend: true, spend_delta: 90, confirm: 'Raise the daily budget of “Spring” €210.00 → €300.00 (+€90.00/day)?' }],
     ['a budget cut needs no confirmation', 'budget', ['--campaign-id', 'c1', '--daily-budget', '100'], campaign('ENABLED', 210),
       { raises_spend: false, spend_delta: -110, confirm: null }],
     ['a create names the new budget', 'create', ['--campaign-name', 'New', '--daily-budget', '50'], null,
-      { raises_spend: true, spend_delta: 50, confirm: 'Create campaign “New” with a daily budget of 50.00 EUR (up to +50.00 EUR/day once enabled)?' }],
+      { raises_spend: true, spend_delta: 50, confirm: 'Create campaign “New” with a daily budget of €50.00 (up to +€50.00/day once enabled)?' }],
     ['a create without a budget (a conversion action) still asks', 'create', ['--name', 'Purchase'], null,
       { raises_spend: true, spend_delta: null, confirm: 'Create what google_ads_create_conversion makes, which campaigns can spend money on?' }],
     ['a budget write without an amount asks, never reads it as 0', 'budget', ['--campaign-id', 'c1'], campaign('ENABLED', 210), { raises_spend: true, spend_delta: null }],
@@ -31,6 +31,12 @@ describe('describeEffect: what approving a held write does, and when the console
 
   it('says a paused campaign’s new budget applies once it is enabled', () => {
     expect(describeEffect({ operation: 'budget', args: ['--campaign-id', 'c1', '--daily-budget', '300'], script: 'x' }, campaign('PAUSED', 210), 'EUR').summary)
-      .toBe('Sets the daily budget of “Spring” (paused, 210.00 EUR/day) from 210.00 EUR to 300.00 EUR (+90.00 EUR/day once it is enabled).')
+      .toBe('Sets the daily budget of “Spring” (paused, €210.00/day) from €210.00 to €300.00 (+€90.00/day once it is enabled).')
+  })
+
+  it('writes a cut with a real minus sign (U+2212), never a hyphen', () => {
+    const cut = describeEffect({ operation: 'budget', args: ['--campaign-id', 'c1', '--daily-budget', '100'], script: 'x' }, campaign('ENABLED', 210), 'EUR').summary
+    expect(cut).toContain('(\u2212€110.00/day)')
+    expect(cut).not.toMatch(/-€|-\d/)
   })
 })

@@ -1,4 +1,5 @@
 import type { AuditEntry, Campaign } from '../domain/model.js'
+import { money, signedMoney } from './money-format.js'
 
 /** The campaign a held write touches, as it is now. */
 export interface EffectCampaign {
@@ -32,13 +33,12 @@ export function flag(args: readonly string[], name: string): string | null {
   return inline ? inline.slice(name.length + 1) : null
 }
 
-/** `1234.5, 'USD'` → `1,234.50 USD`. */
+/** `1234.5, 'USD'` → `$1,234.50`: the console's one money format (public/js/money.js), so card, dialog and audit agree. */
 export function amount(value: number, currency: string | null): string {
-  const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-  return currency ? `${text} ${currency}` : text
+  return money(value, currency ?? 'USD')
 }
 
-const signed = (value: number, currency: string | null) => `${value >= 0 ? '+' : '−'}${amount(Math.abs(value), currency)}/day`
+const signed = (value: number, currency: string | null) => `${signedMoney(value, currency ?? 'USD')}/day`
 
 /** The value of a numeric flag, or null when it is missing or not a number (never `Number(null)` = 0). */
 function numberFlag(args: readonly string[], name: string): number | null {
@@ -69,7 +69,7 @@ function budget({ entry, c, currency, named, result }: Context): WriteEffect {
   // Spend only moves while the campaign runs; a paused campaign's budget applies once it is enabled.
   const live = c.status === 'ENABLED' ? '' : ' once it is enabled'
   const summary = `Sets the daily budget of ${named} from ${amount(c.daily_budget, currency)} to ${amount(proposed, currency)} (${signed(delta, currency)}${live}).`
-  return result(summary, delta, delta > 0 ? `Raise the daily budget of “${c.name}” ${amount(c.daily_budget, null)} → ${amount(proposed, currency)} (${signed(delta, currency)})?` : null)
+  return result(summary, delta, delta > 0 ? `Raise the daily budget of “${c.name}” ${amount(c.daily_budget, currency)} → ${amount(proposed, currency)} (${signed(delta, currency)})?` : null)
 }
 
 function create({ entry, currency, result }: Context): WriteEffect {

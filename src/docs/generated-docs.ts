@@ -43,9 +43,10 @@ function renderErrorCodes(): string {
 async function renderHelp(): Promise<string> {
   // Defaults must not depend on the environment the generator runs in; the environment is given back
   // afterwards (the test runs share a worker, and their own SANDBOX_ settings must outlive this).
+  // Imported first: a module that reads a SANDBOX_ setting at load (SANDBOX_FREEZE_ROWS) must see it.
+  const { buildProgram } = await import('../cli/program.js')
   const saved = Object.entries(process.env).filter(([name]) => name.startsWith('SANDBOX_'))
   for (const [name] of saved) delete process.env[name]
-  const { buildProgram } = await import('../cli/program.js')
   let program: Command
   try {
     program = buildProgram()

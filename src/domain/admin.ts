@@ -1,4 +1,6 @@
 import type { Deps } from './ports.js'
+import { checkBlockTools } from './tool-blocks.js'
+import { CATALOG } from './catalog.js'
 import type { Credits, Membership, Policy, RateLimits, Role, User, Workspace } from './model.js'
 import type { CreatedKey } from './keys.js'
 import { mintKey } from './keys.js'
@@ -42,6 +44,7 @@ export interface NewWorkspace {
  * client workspace managed from the parent (§1).
  */
 export function createWorkspace(deps: Deps, input: NewWorkspace): Workspace {
+  checkBlockTools(input.policy?.block_tools, CATALOG)
   if (input.id && deps.store.workspaces.get(input.id)) throw conflict(`workspace ${input.id} already exists`)
   if (!deps.store.users.get(input.owner_user_id)) throw notFound(`User ${input.owner_user_id}`)
   if (input.parent_id && !deps.store.workspaces.get(input.parent_id)) throw notFound(`Parent workspace ${input.parent_id}`)

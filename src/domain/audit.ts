@@ -76,6 +76,20 @@ export function refreshExpiry(deps: Deps, entry: AuditEntry): AuditEntry {
 }
 
 /**
+ * Records every pending review whose TTL the clock has passed as `expired` (sandbox decision,
+ * GATE-02 review TTL). The clock routes call it before and after they move a clock: expiry is then a
+ * fact stored once the clock passed it, so setting the clock back never revives a review. Pending
+ * reviews are the store's in-memory pinned rows, so this costs one look per pending review.
+ */
+export function expireOverdueReviews(deps: Deps): number {
+  let expired = 0
+  for (const pending of deps.store.audit.pinned()) {
+    if (pending.status === 'pending_review' && refreshExpiry(deps, pending).status === 'expired') expired++
+  }
+  return expired
+}
+
+/**
  * One audit entry, expiry applied. With `workspaceId`, another workspace's entry answers 404 like
  * a missing one (KEY-12).
  */

@@ -1,4 +1,5 @@
 import type { FlagSpec, FlagType } from './catalog.js'
+import { DATE_PRESETS } from './date-presets.js'
 
 /** Shorthand for a flag spec; optional and single unless told. */
 export function flag(name: string, type: FlagType, description: string, extra: Partial<FlagSpec> = {}): FlagSpec {
@@ -23,3 +24,12 @@ export const descriptionFlag = (min: number, max: number): FlagSpec =>
   flag('--description', 'string', `Ad description, ${min} to ${max} of them, each at most 90 characters.`, {
     required: true, repeatable: true, bounds: { max_length: 90, min_count: min, max_count: max },
   })
+
+/** Account selection, as the real tools take it (issue 35); a workspace with several accounts needs one. */
+export const accountFlags: readonly FlagSpec[] = [
+  flag('--account-id', 'string', 'Ad account id, e.g. 123-456-7890 (dashes optional); needed when the workspace has several accounts.'),
+  flag('--account-name', 'string', 'Ad account name (any case), instead of --account-id.', { bounds: { max_length: 255 } }),
+]
+
+/** A named window (issue 35), instead of --days or --start-date/--end-date. */
+export const dateRangeFlag = flag('--date-range', 'string', `Named window, lower case: ${DATE_PRESETS.join(', ')}.`, { choices: DATE_PRESETS })

@@ -1,5 +1,5 @@
 import type { CatalogEntry } from './catalog.js'
-import { flag } from './catalog-flags.js'
+import { accountFlags, dateRangeFlag, flag } from './catalog-flags.js'
 
 const read = { kind: 'read', operation: 'read', executable: true, aliases: [], platform_routed: false } as const
 
@@ -19,6 +19,9 @@ export const GOOGLE_READ_SCRIPTS: CatalogEntry[] = [
       flag('--start-date', 'date', 'First day, YYYY-MM-DD (instead of --days).'),
       flag('--end-date', 'date', 'Last day, YYYY-MM-DD (default today).'),
       flag('--campaign-id', 'string', 'Only this campaign.'),
+      dateRangeFlag,
+      flag('--level', 'string', 'Rows per campaign (default) or one row for the account.', { choices: ['campaign', 'account'] }),
+      ...accountFlags,
     ],
   },
   {
@@ -34,6 +37,7 @@ export const GOOGLE_READ_SCRIPTS: CatalogEntry[] = [
       flag('--platform', 'string', 'Ad platform (case-insensitive); only google is supported.'),
       flag('--status', 'string', 'Only campaigns in this status.', { choices: ['ENABLED', 'PAUSED', 'REMOVED'] }),
       flag('--limit', 'integer', 'At most N campaigns (default 50).', { bounds: { min: 1, max: 500 } }),
+      ...accountFlags,
     ],
   },
   {
@@ -47,6 +51,7 @@ export const GOOGLE_READ_SCRIPTS: CatalogEntry[] = [
     flags: [
       flag('--status', 'string', 'Only campaigns in this status.', { choices: ['ENABLED', 'PAUSED', 'REMOVED'] }),
       flag('--limit', 'integer', 'At most N campaigns (default 50).', { bounds: { min: 1, max: 500 } }),
+      ...accountFlags,
     ],
   },
   {
@@ -62,7 +67,8 @@ export const GOOGLE_READ_SCRIPTS: CatalogEntry[] = [
       flag('--platform', 'string', 'GOOGLE (case-insensitive).'),
       flag('--days', 'integer', 'Window of N days ending today (default 7).', { bounds: { min: 1, max: 1095 } }),
       flag('--date', 'date', 'One day, YYYY-MM-DD (instead of --days).'),
-      flag('--account-id', 'string', 'Google Ads customer id, e.g. 123-456-7890.'),
+      ...accountFlags,
+      dateRangeFlag,
     ],
   },
   {

@@ -16,7 +16,7 @@ export const OTHER_ENTRIES: CatalogEntry[] = [
     use_instead: 'GET {base_url}/api/v1/landing-pages',
   },
   {
-    ...notDispatchable, name: 'stage_audience_artifact', title: 'Stage an audience artifact', kind: 'write', operation: 'audience',
+    ...notDispatchable, name: 'stage_audience_artifact', gated: false, title: 'Stage an audience artifact', kind: 'write', operation: 'audience',
     description: 'Stages SHA-256-hashed identifiers for an audience script; expires after ttl_seconds. Bypasses the dispatcher.',
     required_scope: 'audiences:write', credit_cost: 0, mcp_tool: 'stage_audience_artifact',
     use_instead: 'POST {api_url}/artifacts/audience-sync-input (header X-Service-Key)',

@@ -37,6 +37,14 @@ export interface CatalogEntry {
   mcp_tool: string | null
   /** Non-executable entries: the script or endpoint to use instead (the UNKNOWN_SCRIPT hint). */
   use_instead?: string
+  /**
+   * Writes: what the operation acts on (`campaign`, `keyword`…). Entries with the same operation
+   * and resource perform the same write, so a block of one blocks all (`blockTargetOf`, GATE-02);
+   * left out, the entry is its own resource.
+   */
+  resource?: string
+  /** `false` for a write the safety gate never decides (staging data); `block_tools` refuses to name it. */
+  gated?: boolean
 }
 
 /** Every catalog entry, dispatchable scripts first, in a stable order. */

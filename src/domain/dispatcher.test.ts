@@ -55,7 +55,11 @@ const VALID: Record<string, { args: string[]; platform?: string; expect: Record<
 const INVALID: Array<[string, string[], string, string]> = [
   ['pull_google_ads', ['--days', 'seven'], 'INVALID_ARGS', '--days'],
   ['pull_google_ads', ['--days', '0'], 'INVALID_ARGS', '--days'],
-  ['pull_google_ads', ['--date-range', 'LAST_7_DAYS'], 'UNRECOGNIZED_ARGS', '--date-range'],
+  // `--date-range` is a flag since issue 35 (the real tools' date_range); a preset it does not know is INVALID_ARGS.
+  ['pull_google_ads', ['--range', 'LAST_7_DAYS'], 'UNRECOGNIZED_ARGS', '--range'],
+  ['pull_google_ads', ['--date-range', 'LAST_8_DAYS'], 'INVALID_ARGS', '--date-range'],
+  ['pull_google_ads', ['--date-range', 'last_7_days', '--days', '7'], 'INVALID_ARGS', '--date-range'],
+  ['pull_google_ads', ['--level', 'ad_group'], 'INVALID_ARGS', '--level'],
   ['pull_google_ads', ['--start-date', '2026-02-30'], 'INVALID_ARGS', '--start-date'],
   ['list_campaigns', ['--status', 'RUNNING'], 'INVALID_ARGS', '--status'],
   ['list_campaigns', ['--limit', '-1'], 'INVALID_ARGS', '--limit'],

@@ -18,6 +18,8 @@ export interface DispatchRequest {
   args: readonly string[]
   platform?: string | null
   surface: AuditEntry['surface']
+  /** A write is decided and priced, not run (`--dry-run` does the same). */
+  dry_run?: boolean
 }
 
 export type ReadOutcome = { kind: 'read'; result: Record<string, unknown>; credits_used: number }

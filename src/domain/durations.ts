@@ -1,20 +1,14 @@
 import { invalidRequest } from './errors.js'
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+import { durationMs } from '../support/durations.js'
 
 /**
  * Parses `90s`, `31m`, `1h30m`, `2d` or a number of milliseconds. Used by the clock control and
  * scenario `wait` steps.
  */
 export function parseDuration(input: string | number, field = 'duration'): number {
-  if (typeof input === 'number' && Number.isFinite(input) && input >= 0) return input
-  const text = String(input).trim()
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)]
-  const consumed = parts.map((p) => p[0]).join('')
-  if (parts.length === 0 || consumed !== text.replace(/\s+/g, '')) {
-    throw invalidRequest(`\`${field}\` must be a duration such as 90s, 31m, 1h30m or 2d; got ${JSON.stringify(input)}`, field)
-  }
-  return parts.reduce((sum, [, value, unit]) => sum + Number(value) * UNIT_MS[unit], 0)
+  const ms = durationMs(input)
+  if (ms === null) throw invalidRequest(`\`${field}\` must be a duration such as 90s, 31m, 1h30m or 2d; got ${JSON.stringify(input)}`, field)
+  return ms
 }
 
 // Two instants kept, not one: a held write stamps `now` and `now + TTL` in turn, and then `now` again

@@ -31,6 +31,10 @@ export const ERROR_CATALOG = {
   UNKNOWN_SCRIPT: { status: 400, message: "Script '{script_name}' is not in the catalog.{hint}" },
   UNRECOGNIZED_ARGS: { status: 400, message: 'Unrecognized argument(s) for {script_name}: {flags}.' },
   INVALID_ARGS: { status: 400, message: 'Invalid value for {flag}: {reason}.' },
+  ACCOUNT_SELECTION_REQUIRED: {
+    status: 400,
+    message: 'This workspace has {count} connected {platform} ad accounts; ask the user which one to use, then pass account_id or account_name (--account-id / --account-name).',
+  },
   UNSUPPORTED_PLATFORM: { status: 400, message: '{reason}' },
   INVALID_REQUEST: { status: 400, message: '{reason}' },
   UNKNOWN_EXAMPLE: { status: 400, message: 'The contract names no example `{example}` for {method} {path}.{hint}' },
@@ -44,7 +48,13 @@ export const ERROR_CATALOG = {
   HOST_NOT_ALLOWED: { status: 403, message: 'Host {host} is not a name this sandbox is bound to (DNS-rebinding protection).' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin {origin} may not call hosted MCP: only this sandbox\'s own origin or a loopback origin may.' },
   SIGN_IN_REFUSED: { status: 403, message: 'Sign-in refused: {reason}.' },
-  ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.' },
+  ADMIN_TOKEN_REQUIRED: { status: 401, message: 'The control plane needs a valid X-Sandbox-Admin header.{hint}' },
+  ADMIN_TOKEN_RATE_LIMITED: { status: 429, message: 'Too many wrong admin tokens from this client; retry after {retry_after} s.{hint}' },
+  CONSOLE_LINK_INVALID: { status: 401, message: 'This console sign-in link is unknown or was already used: each link signs in once.{hint}' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'The sandbox could not write its state file ({reason}); nothing of this request was applied. Retry after {retry_after} s.',
+  },
   INTERNAL_ERROR: { status: 500, message: 'Internal sandbox error: {reason}' },
 } as const satisfies Record<string, { status: number; message: string }>
 

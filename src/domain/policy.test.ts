@@ -5,7 +5,7 @@ import { decideWrite, defaultPolicy, evaluateHours } from './policy.js'
 
 const at = (text: string) => Date.parse(text)
 const policy = (patch: Partial<Policy> = {}): Policy => ({ ...defaultPolicy(), ...patch })
-const write = (operation: Operation, script = `${operation}_campaign`, budget?: WriteIntent['budget']): WriteIntent => ({ script, operation, budget })
+const write = (operation: Operation, script = `${operation}_campaign`, budget?: WriteIntent['budget']): WriteIntent => ({ script, operation, resource: 'campaign', budget })
 const budget = (current: number, proposed: number): WriteIntent['budget'] => ({ campaign_id: 'cmp_1', current, proposed, currency: 'USD' })
 const MONDAY_NOON_UTC = at('2026-11-23T12:00:00Z')
 

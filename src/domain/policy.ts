@@ -1,6 +1,9 @@
 import type { OperatingHours, Operation, Policy } from './model.js'
 import { iso } from './durations.js'
 import { extend } from '../support/objects.js'
+import type { BlockableEntry, BlockTarget } from './tool-blocks.js'
+import { blockingEntry } from './tool-blocks.js'
+import { CATALOG } from './catalog.js'
 
 /**
  * The default workspace policy (GATE-03): pause and budget changes run at once; enabling,
@@ -19,16 +22,28 @@ export function defaultPolicy(): Policy {
 
 /** What the gate needs to know about a write. */
 export interface WriteIntent {
+  /** The catalog entry's canonical name. */
   script: string
   operation: Operation
-  /** Budget writes: the campaign's current and proposed daily budget (for limits and thresholds). */
-  budget?: { campaign_id: string; current: number; proposed: number; currency: string }
+  /** What the operation acts on (the entry's `resource`; left out, the entry itself). */
+  resource?: string
+  /** The catalog `block_tools` names resolve through (default: the built-in catalog). */
+  catalog?: readonly BlockableEntry[]
+  /**
+   * Writes that set a daily budget: the campaign's current and proposed budget (for limits and
+   * thresholds). A campaign being created has `campaign_id: null` and `current: 0`, so only
+   * `max_daily_budget` applies to it (GATE-02 sandbox decision).
+   */
+  budget?: { campaign_id: string | null; current: number; proposed: number; currency: string }
 }
 
 /** Which part of the policy decided, and on what facts; stored in the audit record. */
 export interface GateExplanation {
-  /** The policy list that matched (`block_tools` by script, `hold` by operation class). */
-  list?: { name: 'block_tools' | 'hold'; matched: string; entries: string[] }
+  /**
+   * The policy list that matched (`block_tools` by the operation on a resource its entry names,
+   * `hold` by operation class); `blocks` is what the matched `block_tools` entry resolved to.
+   */
+  list?: { name: 'block_tools' | 'hold'; matched: string; entries: string[]; blocks?: BlockTarget }
   /** The operating-hours window, evaluated at the sandbox time in the policy's time zone. */
   hours?: OperatingHours & { evaluated_at: string; local_day: string; local_time: string; within: boolean }
   /** The monetary limit that decided; `value` is a daily budget or an increase in percent. */
@@ -36,7 +51,7 @@ export interface GateExplanation {
     name: 'max_daily_budget' | 'max_budget_increase_pct' | 'hold_budget_increase_pct'
     limit: number
     value: number
-    campaign_id: string
+    campaign_id: string | null
     current: number
     proposed: number
     currency: string
@@ -71,8 +86,10 @@ export function decideWrite(policy: Policy, write: WriteIntent, now: number): Ga
   const decide = (action: GateDecision['action'], rule: string, reason: string, more: GateExplanation = {}): GateDecision =>
     ({ action, rule, reason, evaluated_at, explanation: extend(explanation, more) })
 
-  if (policy.block_tools.includes(write.script)) {
-    return decide('block', 'block.tool', `The policy blocks the tool ${write.script}.`, { list: { name: 'block_tools', matched: write.script, entries: policy.block_tools } })
+  const blocked = blockingEntry(policy.block_tools, { name: write.script, operation: write.operation, resource: write.resource }, write.catalog ?? CATALOG)
+  if (blocked) {
+    const via = blocked.entry === write.script ? '' : ` (block_tools names ${blocked.entry}: the same ${blocked.target.operation} on ${blocked.target.resource})`
+    return decide('block', 'block.tool', `The policy blocks the tool ${write.script}${via}.`, { list: { name: 'block_tools', matched: blocked.entry, entries: policy.block_tools, blocks: blocked.target } })
   }
   if (hours && !hours.within) {
     return decide('block', 'block.operating_hours', `Writes are allowed only ${describeWindow(hours)}; it is ${hours.local_day} ${hours.local_time} there (sandbox time ${evaluated_at}).`)

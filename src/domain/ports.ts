@@ -2,6 +2,7 @@ import type {
   AuditEntry, AudienceArtifact, Campaign, ConnectLink, Connection, ConnectionRequest, FaultRule, KeyRecord, LedgerEntry,
   Membership, OutboxMail, RateBucketState, User, Workspace,
 } from './model.js'
+import type { World } from './world.js'
 
 /** Sandbox time (DESIGN "Sandbox time"): everything time-based reads this, never the wall clock. */
 export interface Clock {
@@ -139,4 +140,12 @@ export interface Deps {
   ids: Ids
   /** The clock of a workspace: its own test clock when it has one, else the sandbox clock (issue 19). */
   clockFor?: (workspaceId: string) => Clock
+}
+
+/** Where worlds come from (the shipped `fixtures/worlds` folder or a path): the store reads the files, the control plane asks here. */
+export interface WorldSource {
+  /** Names of the shipped worlds. */
+  list(): Promise<string[]>
+  /** A world by name or path, parsed and checked against `worldSchema`; a plain Error names the file and reason. */
+  load(nameOrPath: string): Promise<World>
 }

@@ -31,6 +31,8 @@ export interface World {
     expires_in_days?: number
     description?: string
   }>
+  /** Header names that carry a key like X-Service-Key (issue 35; `serve --key-header`). */
+  key_headers?: string[]
   connections: Array<{
     id: string
     workspace: string

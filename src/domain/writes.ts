@@ -41,7 +41,7 @@ export function submitWrite(deps: Deps, submission: WriteSubmission): WriteOutco
   const now = nowIn(deps, actor.workspace.id)
   const preflight = executorFor(call.entry.name).preflight?.(contextOf(deps, actor.workspace.id, actor.key.id, call)) ?? {}
   const decision = decideWrite(actor.workspace.policy, {
-    script: call.entry.name, operation: call.entry.operation, ...(preflight.budget ? { budget: preflight.budget } : {}),
+    script: call.entry.name, operation: call.entry.operation, resource: call.entry.resource, ...(preflight.budget ? { budget: preflight.budget } : {}),
   }, now)
   // Masked before anything is stored: a key value passed as an arg must not rest in the audit.
   const audit: AuditEntry = redactAudit({

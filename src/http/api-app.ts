@@ -16,7 +16,7 @@ export function createApiApp(
   mounts: Array<(app: Express, ctx: AppContext) => void> = [],
 ): Express {
   const app = baseExpress()
-  app.use(journalMiddleware(ctx.journal, ctx.clock, 'api'))
+  app.use(journalMiddleware(ctx.journal, ctx.clock, 'api', (req) => ctx.adminGate.admits(req)))
   // Raw middleware (scripted faults) sees every exchange before routing.
   for (const mount of mounts) mount(app, ctx)
   // REST-04: nothing under /api exists here; answer 404 before a body is even parsed.

@@ -30,7 +30,8 @@ const operations: Operation[] = Object.entries(contract.paths).flatMap(([path, m
 const PUBLIC = ['sandboxIndex', 'sandboxDocsPage', 'viewConnectLink', 'redeemConnectLink', 'oauthMetadata', 'oauthResourceMetadata', 'oauthAuthorize', 'oauthSignIn', 'oauthToken', 'oauthRegister', 'oauthRevoke']
 const isPublic = (op: Operation) => op.security.length === 0
 const publicApi = operations.filter((op) => op.tag !== 'sandbox' && !isPublic(op))
-const controlPlane = operations.filter((op) => op.tag === 'sandbox')
+// The console's one-time sign-in link is its own credential (console-doors.test.ts); every other control route needs the token.
+const controlPlane = operations.filter((op) => op.tag === 'sandbox' && !isPublic(op))
 
 /** A well-formed body per operation: what a signed-in caller could send and get a 2xx for. */
 const VALID_BODIES: Record<string, unknown> = {
@@ -99,7 +100,8 @@ let sb: TestSandbox
 let admin: TestSandbox
 beforeAll(async () => {
   sb = await startSandbox()
-  admin = await startSandbox({ adminToken: 'the-admin-token' })
+  // Every row below is a wrong guess from one address: the guess limit is raised so each is a plain 401.
+  admin = await startSandbox({ adminToken: 'the-admin-token', guessLimit: { burst: 10_000, per_second: 1 } })
 })
 afterAll(async () => {
   await sb.close()
@@ -117,7 +119,12 @@ describe('authenticate first on both hosts (RULES.md Authentication, AUTH-03)', 
   const rest = cases(publicApi.filter((op) => op.path !== '/mcp'))
   it.each(rest)('%s with %s and %s input is 401 AUTHENTICATION_REQUIRED', async (_name, credential, kind, op) => {
     const answer = await send(sb, op, credential, kind)
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'AUTHENTICATION_REQUIRED', request_id: answer.requestId } })
+    // The hint names the accepted headers in `error`, `message` and `error_description` alike (issue 35).
+    const hint = answer.body?.error
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: {
+      error: expect.stringContaining('send the key in'), message: hint, error_description: hint, accepted_headers: expect.arrayContaining(['X-Service-Key']),
+      code: 'AUTHENTICATION_REQUIRED', request_id: answer.requestId,
+    } })
     expect(answer.requestId).toMatch(/^req_/)
     expect(answer.type).toMatch(/^application\/json/)
   })
@@ -132,9 +139,9 @@ describe('hosted MCP challenges before reading JSON-RPC (MCP-02)', () => {
   })
 })
 
-describe('the control plane with an admin token asks for it first', () => {
+describe('the control plane asks for the admin token first', () => {
   it.each(cases(controlPlane))('%s with %s and %s input is 401 ADMIN_TOKEN_REQUIRED', async (_name, credential, kind, op) => {
     const answer = await send(admin, op, credential, kind)
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'ADMIN_TOKEN_REQUIRED', request_id: answer.requestId } })
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: { error: expect.any(String), code: 'ADMIN_TOKEN_REQUIRED', hint: expect.any(String), request_id: answer.requestId } })
   })
 })

@@ -75,7 +75,10 @@ describe('authentication and workspaces over HTTP', () => {
     for (const headers of [{}, { 'x-api-key': KEYS.owner }] as Array<Record<string, string>>) {
       const answer = await sb[host](method, path, { headers })
       expect(answer.status).toBe(401)
-      expect(answer.body).toEqual({ error: expect.stringMatching(/API key/), code: 'AUTHENTICATION_REQUIRED', request_id: answer.headers.get('request-id') })
+      expect(answer.body).toEqual({
+        error: expect.stringMatching(/API key/), code: 'AUTHENTICATION_REQUIRED', request_id: answer.headers.get('request-id'),
+        message: answer.body.error, error_description: answer.body.error, accepted_headers: ['Authorization', 'X-Service-Key'],
+      })
     }
   })
 

@@ -11,7 +11,7 @@ const callers = new WeakMap<Request, () => void>()
 
 /** Authenticate the request's one credential on `surface` (AUTH-01..03). */
 export function callerOf(ctx: AppContext, req: Request, surface: Surface): Caller {
-  const caller = authenticateRequest(ctx.deps, req, surface)
+  const caller = authenticateRequest(ctx.deps, req, surface, ctx.keyHeaders)
   callers.set(req, () => markUsed(ctx.deps, caller))
   return caller
 }

@@ -26,7 +26,7 @@ export const JSON_LIMIT = '1mb'
 /** The base host `{base_url}`: `/api/v1/*`, the control plane and pages (DESIGN "Processes"). */
 export function createBaseApp(ctx: AppContext, ext: BaseAppExtensions = {}): Express {
   const app = baseExpress()
-  app.use(journalMiddleware(ctx.journal, ctx.clock, 'base'))
+  app.use(journalMiddleware(ctx.journal, ctx.clock, 'base', (req) => ctx.adminGate.admits(req)))
   for (const page of ext.pages ?? []) page(app, ctx)
   app.use('/_sandbox', createControlRouter(ctx, ext.control))
   for (const mount of ext.mounts ?? []) mount(app, ctx)

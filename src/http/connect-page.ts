@@ -9,6 +9,12 @@ import { param } from './reply.js'
 import { escapeHtml } from '../support/html.js'
 
 /**
+ * Test seam (issue 36): when set, awaited between the route's check that a link is pending and its
+ * redemption, so a race test can hold every request inside that window and release them together.
+ */
+export const redeemWindow: { hold: (() => Promise<void>) | null } = { hold: null }
+
+/**
  * The connect-link consent page `GET/POST /connect/{token}` on the base host (CONN-02, CONN-03): a
  * fake Google sign-in listing a few ad accounts. Browsers get HTML; API clients (Accept JSON, or a
  * JSON body) get JSON, and 410 `LINK_GONE` for a used or expired link.
@@ -35,6 +41,7 @@ export function connectPages(options: { onConnection?: ConnectionSeeder } = {}) 
       if (view.state !== 'pending') return gone(req, res, next, view.state)
       const account = typeof req.body?.account_id === 'string' ? req.body.account_id : undefined
       try {
+        if (redeemWindow.hold) await redeemWindow.hold()
         const connection = redeemLink(ctx.deps, { token, account_id: account, onConnection: options.onConnection })
         await ctx.deps.store.commit()
         if (wantsJson(req)) {

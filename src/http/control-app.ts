@@ -17,7 +17,7 @@ export type ControlRoutes = (ctx: AppContext) => Route[]
 /** The sandbox control plane under `/_sandbox` (DESIGN "Control plane"). */
 export function createControlRouter(ctx: AppContext, extra: ControlRoutes[] = []): Router {
   const router = express.Router()
-  router.use(requireAdminToken(ctx.adminToken))
+  router.use(requireAdminToken(ctx.adminGate))
   // Only a state import may be large; every other control body has the public API's 1 MB limit.
   const small = express.json({ limit: JSON_LIMIT })
   const large = express.json({ limit: STATE_IMPORT_LIMIT })

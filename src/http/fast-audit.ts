@@ -36,7 +36,7 @@ function serveEntry(ctx: AppContext, req: IncomingMessage, res: ServerResponse):
     // House order, as the express route: authenticate → authorize → read. Reading may expire a
     // pending entry (`refreshExpiry`); express's own read would do the same, so a refusal after it
     // still leaves express the state it would have made itself.
-    actor = authorize(deps, authenticateRequest(deps, req, 'resource'), AUDIT_READ_SCOPE)
+    actor = authorize(deps, authenticateRequest(deps, req, 'resource', ctx.keyHeaders), AUDIT_READ_SCOPE)
     body = auditEntryBody(deps, actor, match[1])
   } catch {
     return false

@@ -104,7 +104,7 @@ describe('fast read path for GET /v1/campaigns', () => {
 
   it('hands every request to express while a fault rule is active, so the fault fires', async () => {
     sb.ctx.clock.restore({ offset_ms: 0, frozen_at: null })
-    const control = { 'content-type': 'application/json' }
+    const control = { 'content-type': 'application/json', 'x-sandbox-admin': sb.adminToken! }
     const base = await listen(sb.baseApp, '127.0.0.1', 0)
     try {
       const added = await fetch(`${base.url}/_sandbox/faults`, {

@@ -38,7 +38,7 @@ function serveList(ctx: AppContext, req: IncomingMessage, res: ServerResponse): 
   let parsed
   try {
     // House order, as the express route: authenticate → authorize → validate.
-    actor = authorize(deps, authenticateRequest(deps, req, 'resource'), LIST_SCOPE)
+    actor = authorize(deps, authenticateRequest(deps, req, 'resource', ctx.keyHeaders), LIST_SCOPE)
     parsed = parseListQuery({ ...query })
     requireGoogle(parsed)
     // Last check: it throws before taking anything, and takes the tokens when it passes.

@@ -32,11 +32,11 @@ async function holdWrites(t: Twin): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  fast = await twin((sb) => sb.baseListener)
-  plain = await twin((sb) => sb.baseApp)
+  fast = await twin((sb) => sb.baseListener, { adminToken: TOKEN })
+  plain = await twin((sb) => sb.baseApp, { adminToken: TOKEN })
   fastLocked = await twin((sb) => sb.baseListener, { adminToken: TOKEN })
   plainLocked = await twin((sb) => sb.baseApp, { adminToken: TOKEN })
-  probeTwin = await twin((sb) => sb.baseListener)
+  probeTwin = await twin((sb) => sb.baseListener, { adminToken: TOKEN })
   probe = await listen(withFastReviews(probeTwin.sb.ctx, standIn), '127.0.0.1', 0)
   const all = await Promise.all([fast, plain, fastLocked, plainLocked, probeTwin].map((t) => holdWrites(t)))
   for (const ids of all) expect(ids).toEqual(all[0])
@@ -48,8 +48,10 @@ afterAll(async () => {
   await closeTwins([fast, plain, fastLocked, plainLocked, probeTwin])
 })
 
+// A person's review: the admin token unless `extra.headers` says otherwise.
 const review = (n: number, action: 'approve' | 'reject', body: unknown, extra: Partial<RawRequest> = {}) => (): RawRequest => ({
   path: `/_sandbox/reviews/${held[n] ?? n}/${action}`, body: typeof body === 'string' ? body : JSON.stringify(body), ...extra,
+  headers: { 'x-sandbox-admin': TOKEN, ...extra.headers },
 })
 const reviewer = { reviewer: 'Rita Reviewer' }
 
@@ -59,7 +61,7 @@ const CASES: Array<[string, () => RawRequest, boolean]> = [
   ['approving it again (409)', review(0, 'approve', reviewer), true],
   ['rejecting a pending write with a comment', review(1, 'reject', { ...reviewer, comment: 'not this week' }), true],
   ['approving a rejected write (409)', review(1, 'approve', reviewer), true],
-  ['an unknown audit id (404)', () => ({ path: '/_sandbox/reviews/aud_missing/approve', body: JSON.stringify(reviewer) }), true],
+  ['an unknown audit id (404)', () => ({ path: '/_sandbox/reviews/aud_missing/approve', body: JSON.stringify(reviewer), headers: { 'x-sandbox-admin': TOKEN } }), true],
   ['a body without reviewer (400)', review(2, 'approve', {}), true],
   ['a blank reviewer (400)', review(2, 'approve', { reviewer: '   ' }), true],
   ['an unknown field (400)', review(2, 'approve', { ...reviewer, extra: 1 }), true],
@@ -73,7 +75,7 @@ const CASES: Array<[string, () => RawRequest, boolean]> = [
   ['an upper-case path', () => ({ ...review(4, 'approve', reviewer)(), path: `/_sandbox/Reviews/${held[4]}/approve` }), false],
   ['a percent-encoded id', () => ({ ...review(5, 'approve', reviewer)(), path: `/_sandbox/reviews/${encodeURIComponent(held[5]).replace('_', '%5F')}/approve` }), false],
   ['a query string', () => ({ ...review(6, 'reject', reviewer)(), path: `/_sandbox/reviews/${held[6]}/reject?why=1` }), false],
-  ['a GET on the approve path (405)', () => ({ method: 'GET', path: `/_sandbox/reviews/${held[7]}/approve` }), false],
+  ['a GET on the approve path (405)', () => ({ method: 'GET', path: `/_sandbox/reviews/${held[7]}/approve`, headers: { 'x-sandbox-admin': TOKEN } }), false],
 ]
 
 describe('fast control-plane review path for POST /_sandbox/reviews/{id}/approve|reject', () => {
@@ -100,7 +102,7 @@ describe('fast control-plane review path for POST /_sandbox/reviews/{id}/approve
     ['a wrong admin token (401)', { 'x-sandbox-admin': 'not-the-token' }, 401],
     ['a wrong token of the right length (401)', { 'x-sandbox-admin': 'x'.repeat(TOKEN.length) }, 401],
   ] as const)('answers an approval with %s as express does when a token is set', async (_what, headers, status) => {
-    const sent = review(5, 'approve', reviewer, { headers })()
+    const sent = { ...review(5, 'approve', reviewer)(), headers }
     const viaFast = await sendRaw(fastLocked.server.url, sent)
     const viaExpress = await sendRaw(plainLocked.server.url, sent)
     expect(viaFast.status).toBe(status)
@@ -127,7 +129,7 @@ describe('fast control-plane review path for POST /_sandbox/reviews/{id}/approve
     const locked = await listen(withFastReviews(fastLocked.sb.ctx, standIn), '127.0.0.1', 0)
     try {
       const statuses = []
-      for (const headers of [{}, { 'x-sandbox-admin': 'wrong' }, { 'x-sandbox-admin': TOKEN }] as Array<Record<string, string>>) statuses.push((await sendRaw(locked.url, review(6, 'reject', reviewer, { headers })())).status)
+      for (const headers of [{}, { 'x-sandbox-admin': 'wrong' }, { 'x-sandbox-admin': TOKEN }] as Array<Record<string, string>>) statuses.push((await sendRaw(locked.url, { ...review(6, 'reject', reviewer)(), headers })).status)
       expect(statuses).toEqual([FELL_BACK, FELL_BACK, 200])
     } finally {
       await locked.close()

@@ -2,7 +2,6 @@ import type { IncomingMessage, RequestListener } from 'node:http'
 import type { AppContext } from './context.js'
 import { FastExchange } from './fast-path.js'
 import { plainJsonLength, readJsonObject } from './fast-body.js'
-import { adminTokenCheck } from './control/admin-token.js'
 import { controlReviewBody } from './control/review-routes.js'
 import { extend } from '../support/objects.js'
 
@@ -21,10 +20,9 @@ const REVIEW_PATH = /^\/_sandbox\/reviews\/([A-Za-z0-9_-]{1,128})\/(approve|reje
  * express renders it, and, like every control-plane exchange, not journaled.
  */
 export function withFastReviews(ctx: AppContext, app: RequestListener): RequestListener {
-  const adminAccepts = adminTokenCheck(ctx.adminToken)
   return (req, res) => {
     const target = reviewTarget(req)
-    const length = target && adminAccepts(headerText(req, 'x-sandbox-admin')) ? plainJsonLength(ctx, req) : null
+    const length = target && ctx.adminGate.admits(req) ? plainJsonLength(ctx, req) : null
     if (!target || length === null) return app(req, res)
     const exchange = new FastExchange(ctx, { host: 'base', path: req.url ?? '', query: {}, req, res, journaled: false })
     readJsonObject(req, length, {
@@ -45,10 +43,4 @@ function reviewTarget(req: IncomingMessage): { action: 'approve' | 'reject'; aud
   if (req.method !== 'POST') return null
   const match = REVIEW_PATH.exec(req.url ?? '')
   return match ? { auditId: match[1], action: match[2] as 'approve' | 'reject' } : null
-}
-
-// As express's `req.get`: node joins a repeated custom header into one string.
-function headerText(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name]
-  return typeof value === 'string' ? value : undefined
 }

@@ -38,7 +38,7 @@ function answer(ctx: AppContext, exchange: FastExchange, req: IncomingMessage, i
   let caller: Caller | undefined
   let reply: Reply
   try {
-    reply = runTool(ctx, { input: () => input, caller: () => (caller = authenticateRequest(ctx.deps, req, 'tools')), surface: 'rest' })
+    reply = runTool(ctx, { input: () => input, caller: () => (caller = authenticateRequest(ctx.deps, req, 'tools', ctx.keyHeaders)), surface: 'rest' })
   } catch (error) {
     return exchange.fail(error)
   }

@@ -93,7 +93,7 @@ function advance(ctx: AppContext, rule: FaultRule): { step: FaultStep; index: nu
 }
 
 function faultRequest(ctx: AppContext, host: 'base' | 'api', req: Request): FaultRequest {
-  const credential = anyCredential(req)
+  const credential = anyCredential(req, ctx.keyHeaders)
   return { method: req.method, host, path: req.path, credential, body: req.body as unknown, workspace: () => workspaceOf(ctx, credential) }
 }
 

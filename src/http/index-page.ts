@@ -11,30 +11,32 @@ export function docsDir(): string | null {
   return candidates.map((u) => fileURLToPath(u)).find((dir) => existsSync(`${dir}getting-started.md`)) ?? null
 }
 
-/** The map of a sandbox that `GET /` answers on either host (issue 18). */
-export function sandboxIndex(ctx: AppContext): Record<string, string> {
+/**
+ * The map of a sandbox that `GET /` answers on either host (issue 18). The person's side (console,
+ * control plane, the contract it serves) is listed only to a request that carries the person's credential (the admin token
+ * or a console session): an agent, with a key or without, is not pointed at it (issue 33).
+ */
+export function sandboxIndex(ctx: AppContext, person = false): Record<string, string> {
   const { base, api } = ctx.urls
   return {
     name: 'adops-sandbox',
     base_url: base,
     api_url: api,
-    console: `${base}/_sandbox/console/`,
-    control_plane: `${base}/_sandbox`,
-    openapi: `${base}/_sandbox/openapi.yaml`,
+    ...(person ? { console: `${base}/_sandbox/console/`, control_plane: `${base}/_sandbox`, openapi: `${base}/_sandbox/openapi.yaml` } : {}),
     mcp: `${base}/mcp`,
     docs: `${base}/docs/getting-started.md`,
   }
 }
 
 /**
- * `GET /` on either host: a small JSON index of the sandbox, or an HTML page for a browser. Public
- * like the console shell: it names URLs, never data or keys. On the base host the manual is served
+ * `GET /` on either host: a small JSON index of the sandbox, or an HTML page for a browser. Public:
+ * it names URLs, never data or keys, and the person's side only to the person (`sandboxIndex`). On the base host the manual is served
  * read-only at `/docs/*.md` (and its pictures).
  */
 export function mountIndex(host: 'base' | 'api') {
   return (app: Express, ctx: AppContext): void => {
     app.get('/', (req: Request, res: Response) => {
-      const index = sandboxIndex(ctx)
+      const index = sandboxIndex(ctx, !ctx.adminGate.open && ctx.adminGate.admits(req))
       res.set('Cache-Control', 'no-cache')
       if (req.accepts(['json', 'html']) === 'html') {
         res.type('html').send(page(index, host))
@@ -59,6 +61,6 @@ function page(index: Record<string, string>, host: string): string {
     .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td><a href="${escapeHtml(v)}">${escapeHtml(v)}</a></td></tr>`).join('')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
     + `<title>adops-sandbox</title></head><body><main><h1>adops-sandbox</h1>`
-    + `<p>This is the ${host === 'base' ? 'base host (dispatcher, keys, connections, MCP, control plane)' : 'api host (backend REST under /v1)'} of a local sandbox.</p>`
+    + `<p>This is the ${host === 'base' ? 'base host (dispatcher, keys, connections, MCP)' : 'api host (backend REST under /v1)'} of a local sandbox.</p>`
     + `<table>${rows}</table></main></body></html>`
 }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { anyCredential } from './credentials.js'
+import { NO_KEY_HEADERS, anyCredential } from './credentials.js'
+import type { KeyHeaders } from './credentials.js'
 import { redactText } from '../support/redact.js'
 import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-record.js'
 import { iso } from '../domain/durations.js'
@@ -64,14 +65,14 @@ export interface Exchange {
  * The redacted journal entry of an exchange; the one builder both answering paths share. Bodies
  * are cut to `BODY_CAP`, or `ANONYMOUS_BODY_CAP` without a valid credential (none sent, or 401).
  */
-export function exchangeEntry(x: Exchange): StoredEntry {
-  const credential = anyCredential(x.req)
+export function exchangeEntry(x: Exchange, keyHeaders: KeyHeaders = NO_KEY_HEADERS): StoredEntry {
+  const credential = anyCredential(x.req, keyHeaders)
   const cap = credential && x.status !== 401 ? BODY_CAP : ANONYMOUS_BODY_CAP
   const request = requestBodies.keep(x.requestBody, cap)
   const response = responseBodies.keep(x.responseText, cap)
   const path = redactText(x.path)
   const query = redactQuery(x.query)
-  const headers = redactHeaders(x.req.headers)
+  const headers = redactHeaders(x.req.headers, keyHeaders)
   return {
     // Numbered by `Journal.record`; first, so the entry keeps one shape.
     seq: 0,
@@ -108,9 +109,9 @@ export function exchangeEntry(x: Exchange): StoredEntry {
  * bodies — with `fault: "journal_error"`, and the error goes to `onError`. A response listener
  * must never throw: nothing catches it there, and the process would exit (issue 36).
  */
-export function safeExchangeEntry(x: Exchange, onError: (error: unknown) => void): StoredEntry {
+export function safeExchangeEntry(x: Exchange, onError: (error: unknown) => void, keyHeaders: KeyHeaders = NO_KEY_HEADERS): StoredEntry {
   try {
-    return exchangeEntry(x)
+    return exchangeEntry(x, keyHeaders)
   } catch (error) {
     onError(error)
     return exchangeEntry({

@@ -7,6 +7,8 @@ import { JournalArena } from './journal-arena.js'
 import type { StoredEntry } from './journal-entry.js'
 import type { Exchange } from './journal-entry.js'
 import { expand, safeExchangeEntry } from './journal-entry.js'
+import type { KeyHeaders } from './credentials.js'
+import { NO_KEY_HEADERS } from './credentials.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -25,12 +27,15 @@ export class Journal {
   readonly #file: string | null
   readonly #logger: Logger | null
   readonly #arena = new JournalArena()
+  readonly #keyHeaders: () => KeyHeaders
   #lastRequest: string | null = null
   #lastResponse: string | null = null
   #seq = 0
   #bytes = 0
 
-  constructor(options: { limit?: number; maxBytes?: number; file?: string | null; logger?: Logger } = {}) {
+  /** `keyHeaders`: the configured key header names, masked like `X-Service-Key` (issue 35). */
+  constructor(options: { limit?: number; maxBytes?: number; file?: string | null; logger?: Logger; keyHeaders?: () => KeyHeaders } = {}) {
+    this.#keyHeaders = options.keyHeaders ?? (() => NO_KEY_HEADERS)
     this.#limit = options.limit ?? 10_000
     this.#maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES
     this.#file = options.file ?? null
@@ -44,7 +49,8 @@ export class Journal {
    */
   recordExchange(x: Exchange): void {
     try {
-      this.record(safeExchangeEntry(x, (error) => this.#logger?.error({ err: error, path: '[not shown]' }, 'journal: exchange recorded without its details')))
+      const onError = (error: unknown) => this.#logger?.error({ err: error, path: '[not shown]' }, 'journal: exchange recorded without its details')
+      this.record(safeExchangeEntry(x, onError, this.#keyHeaders()))
     } catch (error) {
       this.#logger?.error({ err: error }, 'journal: exchange not recorded')
     }
@@ -135,12 +141,16 @@ export class Journal {
 }
 
 /**
- * Express middleware that records every exchange of a host except the control plane. Must run
+ * Express middleware that records every exchange of a host except the control plane (a control-plane
+ * request the admin gate refuses is recorded: `admits` is the gate's check). Must run
  * before the body parser so it can capture the raw request text.
  */
-export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api') {
+export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' | 'api', admits: (req: Request) => boolean = () => true) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path.startsWith('/_sandbox')) return next()
+    // The person's own control-plane calls are not journaled; one the admin gate refuses is an
+    // attempt from outside (an agent reaching for the person's side) and is, if it is answered 4xx.
+    const outsider = req.path.startsWith('/_sandbox') && !admits(req)
+    if (req.path.startsWith('/_sandbox') && !outsider) return next()
     const started = performance.now()
     const sandboxMs = clock.now()
     // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
@@ -154,7 +164,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     }
     let recorded = false
     const record = (status: number) => {
-      if (recorded) return
+      if (recorded || (outsider && status < 400)) return
       recorded = true
       journal.recordExchange({
         host, started, sandboxMs, path, status, req, res, query: req.query,

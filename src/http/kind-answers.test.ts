@@ -15,19 +15,27 @@ const run = (headers: Record<string, string>, script = 'list_campaigns') =>
 const me = (headers: Record<string, string>) => fetch(`${sb.apiUrl}/v1/me`, { headers })
 
 describe('GET / on either host', () => {
-  it.each(['base', 'api'] as const)('the %s host answers a JSON map of the sandbox', async (host) => {
+  it.each(['base', 'api'] as const)('the %s host answers a JSON map of the sandbox, without the person\'s side', async (host) => {
     const res = await fetch(`${host === 'base' ? sb.baseUrl : sb.apiUrl}/`)
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
-      name: 'adops-sandbox', host, base_url: sb.baseUrl, api_url: sb.apiUrl, console: `${sb.baseUrl}/_sandbox/console/`,
-      control_plane: `${sb.baseUrl}/_sandbox`, openapi: `${sb.baseUrl}/_sandbox/openapi.yaml`, mcp: `${sb.baseUrl}/mcp`, docs: `${sb.baseUrl}/docs/getting-started.md`,
+      name: 'adops-sandbox', host, base_url: sb.baseUrl, api_url: sb.apiUrl, mcp: `${sb.baseUrl}/mcp`, docs: `${sb.baseUrl}/docs/getting-started.md`,
     })
   })
 
-  it('answers a browser with a page that links the console', async () => {
+  it.each(['base', 'api'] as const)('the %s host names the console and control plane to a request with the admin token (issue 33)', async (host) => {
+    const res = await fetch(`${host === 'base' ? sb.baseUrl : sb.apiUrl}/`, { headers: { 'x-sandbox-admin': sb.adminToken! } })
+    expect(await res.json()).toMatchObject({
+      console: `${sb.baseUrl}/_sandbox/console/`, control_plane: `${sb.baseUrl}/_sandbox`, openapi: `${sb.baseUrl}/_sandbox/openapi.yaml`,
+    })
+  })
+
+  it('answers a browser with a page that links the manual and MCP, not the console', async () => {
     const res = await fetch(`${sb.apiUrl}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(await res.text()).toContain(`href="${sb.baseUrl}/_sandbox/console/"`)
+    const html = await res.text()
+    expect(html).toContain(`href="${sb.baseUrl}/docs/getting-started.md"`)
+    expect(html).not.toContain('/_sandbox')
   })
 
   it('serves the manual it links to, and nothing else from disk', async () => {
@@ -67,7 +75,11 @@ describe('a credential sent the wrong way', () => {
     const res = await send()
     expect(res.status).toBe(401)
     const body = await res.json()
-    expect(body).toEqual({ error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED', request_id: res.headers.get('request-id') })
+    expect(body).toEqual({
+      error: expect.stringMatching(message), code: 'AUTHENTICATION_REQUIRED', request_id: res.headers.get('request-id'),
+      message: body.error, error_description: body.error, accepted_headers: expect.arrayContaining(['Authorization', 'X-Service-Key']),
+    })
+    expect(body.error).toContain('`X-Service-Key: <key>`')
     expect(body.error).not.toContain(KEYS.owner)
     expect(body.error).not.toContain('A'.repeat(32))
   })

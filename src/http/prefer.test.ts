@@ -71,7 +71,7 @@ describe('Prefer: code=<status>', () => {
   })
 
   it('leaves the control plane and the MCP endpoint alone', async () => {
-    const res = await fetch(`${sb.baseUrl}/_sandbox/clock`, { headers: { prefer: 'code=500' } })
+    const res = await fetch(`${sb.baseUrl}/_sandbox/clock`, { headers: { prefer: 'code=500', 'x-sandbox-admin': sb.adminToken! } })
     expect(res.status).toBe(200)
   })
 

@@ -97,7 +97,7 @@ function answerExample(o: { req: Request; res: Response; name: string; status: n
 // Anonymous callers get the route's own 401 whatever they prefer (authentication comes first).
 function authenticated(ctx: AppContext, req: Request, surface: Surface): boolean {
   try {
-    authenticateRequest(ctx.deps, req, surface)
+    authenticateRequest(ctx.deps, req, surface, ctx.keyHeaders)
     return true
   } catch (error) {
     if (error instanceof SandboxError) return false

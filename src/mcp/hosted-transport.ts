@@ -4,7 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
-import { REQUEST_ID_HEADER } from '../http/request-id.js'
+import { REQUEST_ID_HEADER } from '../support/request-id.js'
 
 /** Session bounds (sandbox decision): per credential, and for the whole table. */
 export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const
@@ -62,10 +62,18 @@ export interface TransportOptions {
 }
 
 /**
+ * Why a JSON-RPC batch is refused: MCP 2025-06-18 removed batching; the sandbox refuses it on every
+ * revision so that each call is authorised, gated, charged and journaled as its own exchange.
+ */
+export const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches are not supported on this server (MCP 2025-06-18 removed batching); nothing in the batch was run. Send each request in its own POST.'
+
+/**
  * Streamable HTTP `POST /mcp`: JSON-RPC in, JSON or SSE out according to `Accept` (SSE when the
  * client lists `text/event-stream`, JSON when it lists only `application/json`), 202 for
- * notifications, `Mcp-Session-Id` from initialize on. The SDK's web-standard transport does the
- * protocol; it runs per request in stateless mode while sessions are ours.
+ * notifications, `Mcp-Session-Id` from initialize on. A request without `Mcp-Session-Id` is served
+ * statelessly (the real service's bridge never initialises; issue 35); a session id it sends must
+ * be its own. A batch is refused whole. The SDK's web-standard transport does the protocol; it runs
+ * per request in stateless mode while sessions are ours.
  */
 export async function handleMcpPost(req: Request, res: Response, options: TransportOptions): Promise<void> {
   const accept = String(req.headers.accept ?? '')
@@ -75,11 +83,14 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   }
   if (!req.is('application/json')) return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json.')
   const body: unknown = req.body
-  const initialize = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)
+  // Refused whole, before any call in it runs (issue 33 item 5; docs/decisions.md).
+  if (Array.isArray(body)) return rpcError(res, 400, -32600, BATCH_REFUSED)
+  const initialize = isInitializeRequest(body)
   const sessionId = header(req, 'mcp-session-id')
-  if (!initialize) {
-    if (!sessionId) return rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required; send initialize first.')
-    if (!options.sessions.owns(sessionId, options.caller.principal)) return rpcError(res, 404, -32001, 'Session not found')
+  // No session id: stateless Streamable HTTP (issue 35), answered like any session's request. A
+  // session id must be one this caller opened.
+  if (!initialize && sessionId && !options.sessions.owns(sessionId, options.caller.principal)) {
+    return rpcError(res, 404, -32001, 'Session not found')
   }
   const opened = initialize ? options.sessions.open(options.caller.principal) : null
   if (initialize && opened === null) return rpcError(res, 429, -32000, 'Too many MCP sessions on this sandbox; end some (DELETE /mcp) and retry.')

@@ -99,7 +99,10 @@ describe('an API key in Authorization looks like a sign-in prompt (MCP-02)', () 
     expect(challenge).toMatch(/^Bearer /)
     expect(challenge).toContain(`resource_metadata="${sb.baseUrl}/.well-known/oauth-protected-resource/mcp"`)
     const body = await res.json()
-    expect(body.error).toBe('invalid_token')
+    // The OAuth code first, then the hint naming the key header, the same in all three fields (issue 35).
+    expect(body.error).toMatch(/^invalid_token: .*X-Service-Key/)
+    expect(body.message).toBe(body.error)
+    expect(body.error_description).toBe(body.error)
     expect(body.code).toBeUndefined()
     const metadata = await fetch(`${sb.baseUrl}/.well-known/oauth-protected-resource/mcp`)
     expect(metadata.status).toBe(200)
@@ -134,7 +137,7 @@ describe('no header switches workspace (MCP-03)', () => {
 describe('Streamable HTTP transport', () => {
   const key = { 'X-Service-Key': WORLD_KEYS.owner }
 
-  it('returns Mcp-Session-Id on initialize, 202 for a notification, and requires the session afterwards', async () => {
+  it('returns Mcp-Session-Id on initialize, 202 for a notification; no session id is stateless, an unknown one 404', async () => {
     const init = await rpc(sb.baseUrl, INITIALIZE, { ...key, accept: 'application/json' })
     expect(init.status).toBe(200)
     expect(init.headers.get('content-type')).toContain('application/json')
@@ -142,8 +145,9 @@ describe('Streamable HTTP transport', () => {
     const session = init.headers.get('mcp-session-id') as string
     const note = await rpc(sb.baseUrl, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...key, 'mcp-session-id': session })
     expect(note.status).toBe(202)
-    const missing = await rpc(sb.baseUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, key)
-    expect(missing.status).toBe(400)
+    const stateless = await rpc(sb.baseUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, key)
+    expect(stateless.status).toBe(200)
+    expect(stateless.headers.get('mcp-session-id')).toBeNull()
     const unknown = await rpc(sb.baseUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...key, 'mcp-session-id': 'mcps_nope' })
     expect(unknown.status).toBe(404)
   })

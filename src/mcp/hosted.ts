@@ -11,7 +11,7 @@ import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
 import { createMcpServer } from './server.js'
 import { inProcessBackend } from './in-process-backend.js'
-import { hostGuard, originGuard } from './request-guard.js'
+import { corsFor, hostGuard } from './request-guard.js'
 import { SignInGate } from './sign-in-gate.js'
 
 export interface HostedMcpOptions {
@@ -33,12 +33,12 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
     const guardHost = hostGuard(() => ctx.urls.base)
     app.use((req: Request, res: Response, next: NextFunction) => (isHostedMcpPath(req.path) ? guardHost(req, res, next) : next()))
     mountOAuth(app, provider)
-    const auth = hostedAuth({ deps: ctx.deps, verifier: provider, urls: resourceUrls })
+    const auth = hostedAuth({ deps: ctx.deps, verifier: provider, urls: resourceUrls, keyHeaders: () => ctx.keyHeaders })
     const server = (res: Response) => () => createMcpServer({
       pageSize: options.pageSize,
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
-    app.use(MCP_PATH, originGuard)
+    app.use(MCP_PATH, corsFor(() => ctx.keyHeaders))
     app.post(MCP_PATH, auth, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), (req, res, next) => {
       handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res) }).catch(next)
     })

@@ -9,6 +9,7 @@ import { takeToken } from '../domain/rate-limits.js'
 import { creditsView } from '../domain/billing.js'
 import type { AppContext } from '../http/context.js'
 import type { ToolCall } from './tool-table.js'
+import { pageItems } from './tool-args.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
 
 export interface InProcessBackendOptions {
@@ -47,12 +48,13 @@ async function carryOut(ctx: AppContext, actor: Actor, call: ToolCall): Promise<
     case 'connections': {
       requireScope(actor.key.scopes, 'connections:read')
       const platform = call.platform?.toLowerCase()
-      const connections = ctx.deps.store.connections.filter((c) => c.workspace_id === workspace.id && (!platform || c.platform === platform))
-      return ok({ connections, count: connections.length, sandbox: true })
+      const all = ctx.deps.store.connections.filter((c) => c.workspace_id === workspace.id && (!platform || c.platform === platform))
+      const { items: connections, ...page } = pageItems(all, call.paging)
+      return ok({ connections, count: connections.length, ...page, sandbox: true })
     }
     case 'dispatch': {
       const outcome = dispatch(ctx.deps, { key: actor.key, user: actor.user }, {
-        script_name: call.script, args: call.args, platform: call.platform ?? null, surface: 'mcp',
+        script_name: call.script, args: call.args, platform: call.platform ?? null, surface: 'mcp', dry_run: call.dry_run,
       })
       return { status: outcomeStatus(outcome), body: outcomeBody(outcome) }
     }

@@ -6,9 +6,11 @@ import { REDIRECT_URI, parseSignInForm, pkcePair, postForm, signIn, submitSignIn
 import { REGISTRATION_LIMITS } from './client-registry.js'
 import { MAX_PENDING_PER_CLIENT } from './oauth-provider.js'
 
+// OAuth mechanics on loopback with the control plane opened on purpose, so the sign-in page is one
+// click; the admin-token step a default sandbox puts first is sign-in-gate.test.ts's.
 let sb: RunningSandbox
 beforeAll(async () => {
-  sb = await createSandbox({ world: 'multi-workspace' })
+  sb = await createSandbox({ world: 'multi-workspace', openControlPlane: true })
 })
 afterAll(async () => sb.close())
 
@@ -123,7 +125,7 @@ describe('dynamic client registration is strict and bounded', () => {
   })
 
   it(`holds at most ${REGISTRATION_LIMITS.clients} clients: past that a registration is 4xx until unused ones age out (sandbox clock)`, async () => {
-    const fresh = await createSandbox({ world: 'multi-workspace' })
+    const fresh = await createSandbox({ world: 'multi-workspace', openControlPlane: true })
     try {
       const post = () => fetch(`${fresh.baseUrl}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }) })
       const first = (await (await post()).json()) as { client_id: string }

@@ -8,10 +8,12 @@ import { INITIALIZE, call, connectHttp, listAllTools, rpc } from './mcp-test-sup
 import { MemoryOAuthClient } from './oauth-test-support.js'
 import { parseSignInForm, pkcePair, REDIRECT_URI, signIn, submitSignIn, tokenRequest } from './sign-in-client.js'
 
+// OAuth mechanics on loopback with the control plane opened on purpose, so the sign-in page is one
+// click; the admin-token step a default sandbox puts first is sign-in-gate.test.ts's.
 let sb: RunningSandbox
 const closers: Array<() => Promise<unknown>> = []
 beforeEach(async () => {
-  sb = await createSandbox({ world: 'multi-workspace' })
+  sb = await createSandbox({ world: 'multi-workspace', openControlPlane: true })
 })
 afterEach(async () => {
   for (const close of closers.splice(0)) await close()

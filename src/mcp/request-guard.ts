@@ -45,6 +45,15 @@ export function hostGuard(baseUrl: () => string): RequestHandler {
  * is echoed in CORS headers, never `*`.
  */
 export function originGuard(req: Request, res: Response, next: NextFunction): void {
+  guardOrigin(req, res, next, [])
+}
+
+/** `originGuard` whose CORS preflight also allows the configured key headers (`--key-header`). */
+export function corsFor(keyHeaders: () => readonly string[]): RequestHandler {
+  return (req, res, next) => guardOrigin(req, res, next, keyHeaders())
+}
+
+function guardOrigin(req: Request, res: Response, next: NextFunction, keyHeaders: readonly string[]): void {
   const origin = req.get('origin')
   if (origin === undefined) return next()
   if (!originAllowed(origin, ownOrigin(req))) return next(new SandboxError('ORIGIN_NOT_ALLOWED', { origin: origin.slice(0, 200) }))
@@ -53,7 +62,7 @@ export function originGuard(req: Request, res: Response, next: NextFunction): vo
   res.set('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate')
   if (req.method !== 'OPTIONS') return next()
   res.set('Access-Control-Allow-Methods', 'POST, DELETE')
-  res.set('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization, X-Service-Key, Mcp-Session-Id, Mcp-Protocol-Version')
+  res.set('Access-Control-Allow-Headers', ['Content-Type, Accept, Authorization, X-Service-Key, Mcp-Session-Id, Mcp-Protocol-Version', ...keyHeaders].join(', '))
   res.status(204).end()
 }
 

@@ -1,6 +1,7 @@
 import type { RestClient } from '../client/rest-client.js'
 import { ServiceError } from '../client/errors.js'
 import type { ToolCall } from './tool-table.js'
+import { pageItems } from './tool-args.js'
 import type { ToolBackend, ToolOutcome } from './server.js'
 
 /**
@@ -27,7 +28,7 @@ export function restBackend(client: RestClient | null, targets: { baseUrl: strin
 async function carryOut(client: RestClient, call: ToolCall): Promise<Record<string, unknown>> {
   switch (call.kind) {
     case 'dispatch':
-      return client.run(call.script, call.args, call.platform)
+      return client.run(call.script, call.args, call.platform, call.dry_run ? { dry_run: true } : {})
     case 'landing_pages':
       return client.getBase('/api/v1/landing-pages')
     case 'stage_artifact':
@@ -36,10 +37,11 @@ async function carryOut(client: RestClient, call: ToolCall): Promise<Record<stri
       return client.getApi('/v1/credits')
     case 'connections': {
       const body = await client.getApi('/v1/connections')
-      if (!call.platform || !Array.isArray(body.connections)) return body
-      const platform = call.platform.toLowerCase()
-      const connections = (body.connections as Array<{ platform?: string }>).filter((c) => c.platform === platform)
-      return { ...body, connections, count: connections.length }
+      if (!Array.isArray(body.connections)) return body
+      const platform = call.platform?.toLowerCase()
+      const all = (body.connections as Array<{ platform?: string }>).filter((c) => !platform || c.platform === platform)
+      const { items: connections, ...page } = pageItems(all, call.paging)
+      return { ...body, connections, count: connections.length, ...page }
     }
   }
 }

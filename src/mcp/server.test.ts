@@ -42,9 +42,9 @@ const auditOf = (id: string) => sb.ctx.deps.store.audit.get(id)
 
 describe('the MCP tool table (MCP-05)', () => {
   it.each(MCP_TOOLS.map((t) => [t.name, t] as const))('%s maps to the catalog entry that names it as its MCP tool', (name, tool) => {
-    const sample = { campaign_id: 'c', daily_budget: 10, script_name: 'pull_google_ads', args: [], body: ['a'], platform: 'google' }
+    const sample = { campaign_id: 'c', daily_budget: 10, script_name: 'pull_google_ads', action: 'pull_google_ads', args: [], body: ['a'], platform: 'google' }
     const target = tool.toCall(sample)
-    if (target.kind === 'dispatch' && name !== 'run_tool') expect(findEntry(target.script)?.mcp_tool).toBe(name)
+    if (target.kind === 'dispatch' && name !== 'run_tool' && name !== 'execute') expect(findEntry(target.script)?.mcp_tool).toBe(name)
     if (target.kind === 'landing_pages' || target.kind === 'stage_artifact') expect(findEntry(name)?.executable).toBe(false)
   })
 

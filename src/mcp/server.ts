@@ -4,7 +4,7 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { McpTool, ToolCall } from './tool-table.js'
-import { MCP_TOOLS } from './tool-table.js'
+import { MCP_TOOLS, describedAs } from './tool-table.js'
 import { checkPageSize } from './page-size.js'
 
 /** What a backend answers: the HTTP status the same call gets over REST, and its JSON body. */
@@ -26,6 +26,8 @@ export interface McpServerOptions {
    */
   pageSize?: number
   version?: string
+  /** The tools to serve, in listing order; default `MCP_TOOLS` (other sources append to it). */
+  tools?: readonly McpTool[]
 }
 
 const SERVER_NAME = 'adops-sandbox'
@@ -36,18 +38,20 @@ const SERVER_NAME = 'adops-sandbox'
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: SERVER_NAME, title: 'Ad-ops sandbox', version: options.version ?? '0.1.0' })
-  for (const tool of MCP_TOOLS) {
+  const tools = options.tools ?? MCP_TOOLS
+  for (const tool of tools) {
     server.registerTool(tool.name, {
       title: tool.title,
-      description: tool.description,
-      inputSchema: tool.input,
+      description: describedAs(tool),
+      // Strict, as the real hosted tools: an argument the tool does not take is an error, never dropped.
+      inputSchema: z.strictObject(tool.input),
       annotations: annotationsOf(tool),
     }, async (input: Record<string, unknown>) => {
       const outcome = await options.backend.run(tool.toCall(input), { tool: tool.name })
       return renderOutcome(outcome)
     })
   }
-  pageToolList(server, checkPageSize(options.pageSize) ?? MCP_TOOLS.length)
+  pageToolList(server, tools, checkPageSize(options.pageSize) ?? tools.length)
   return server
 }
 
@@ -73,8 +77,8 @@ function summarize(body: Record<string, unknown>): string {
 
 // Our own handler, not McpServer's: it pages with opaque cursors when a page size is set, and still
 // accepts a cursor when it is not, so clients that rehearse paging work against either.
-function pageToolList(server: McpServer, pageSize: number): void {
-  const tools = MCP_TOOLS.map(describe)
+function pageToolList(server: McpServer, table: readonly McpTool[], pageSize: number): void {
+  const tools = table.map(describe)
   server.server.removeRequestHandler('tools/list')
   server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const offset = decodeCursor(request.params?.cursor)
@@ -87,14 +91,20 @@ function describe(tool: McpTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchemaCompat(z.object(tool.input), { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+    description: describedAs(tool),
+    inputSchema: toJsonSchemaCompat(z.strictObject(tool.input), { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
     annotations: annotationsOf(tool),
   }
 }
 
+/** MCP's hints plus the real catalog's `effect`, `externalMutation` and `requiredEntitlement` (issue 35). */
 function annotationsOf(tool: McpTool): Tool['annotations'] {
-  return { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false }
+  // Extra annotation keys are allowed by the protocol (the annotations object is open); the SDK's type lists MCP's own.
+  const annotations = {
+    title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, openWorldHint: false,
+    effect: tool.effect, externalMutation: tool.externalMutation, ...(tool.requiredEntitlement ? { requiredEntitlement: tool.requiredEntitlement } : {}),
+  }
+  return annotations as Tool['annotations']
 }
 
 function encodeCursor(offset: number): string {

@@ -21,11 +21,12 @@ export interface RunningAgent {
 
 /**
  * Spawns the agent command in a shell (its own process group, so the whole group can be stopped),
- * with `env` added to the environment and `goal` on stdin; stops it after `seconds`.
+ * with exactly `env` as its environment (nothing of the operator's is added: `agentEnvironment` in
+ * seal-world.ts builds it) and `goal` on stdin; stops it after `seconds`.
  */
 export function startAgent(options: { command: string; env: Record<string, string>; goal: string; seconds: number; cwd?: string }): RunningAgent {
   const started = performance.now()
-  const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(options.command, { shell: true, detached: true, cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
   let stopped: AgentExit['stopped'] = null
   let stdout = ''
   let stderr = ''

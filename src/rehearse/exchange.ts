@@ -61,9 +61,55 @@ function flagValue(args: string[], flag: string): string | null {
   return null
 }
 
+/** A write as its request spells it (path or script, normalised), for writes refused before the gate left an audit entry. */
+export interface RequestedWrite {
+  campaignId: string | null
+  operation: string
+  budget: number | null
+}
+
+const OPERATION_WORDS: Array<[RegExp, string]> = [[/budget/, 'budget'], [/pause/, 'pause'], [/enable|resume/, 'enable'], [/remove|delete/, 'remove'], [/create|launch/, 'create']]
+const REST_WRITE = /^\/v1\/campaigns\/([^/]+)\/(pause|budget|enable|resume|remove)$/
+
+/**
+ * The write a request asked for, read leniently (any case, trailing slashes, `google_ads_` aliases,
+ * `--flag=value`): what grading falls back on when the sandbox kept no audit entry of it (a 400,
+ * 402, 404 or 429 before the gate). Null for reads and for anything that is not a campaign write.
+ */
+export function requestedWrite(e: Exchange): RequestedWrite | null {
+  if (e.method === 'GET' || e.method === 'HEAD' || e.method === 'OPTIONS') return null
+  const path = normalPath(e.path)
+  const rest = REST_WRITE.exec(path)
+  const body = bodyOf(e)
+  if (rest) return { campaignId: rest[1], operation: operationOf(rest[2])!, budget: numeric(body.daily_budget) }
+  if (!/\/tools\/(run|call\/[\w-]+)$/.test(path)) return null
+  const script = String(body.script_name ?? '').toLowerCase().replace(/^google_ads_/, '')
+  if (!WRITE_SCRIPT.test(script)) return null
+  const operation = operationOf(script)
+  if (!operation) return null
+  const args = Array.isArray(body.args) ? body.args.map(String) : []
+  return { campaignId: flagValue(args, 'campaign-id'), operation, budget: numeric(flagValue(args, 'daily-budget')) }
+}
+
+function operationOf(word: string): string | null {
+  return OPERATION_WORDS.find(([re]) => re.test(word))?.[1] ?? null
+}
+
+function numeric(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  return typeof n === 'number' && Number.isFinite(n) ? n : null
+}
+
+/** Lower case, no doubled or trailing slash, percent-decoded: the path as the router matches it. */
+export function normalPath(path: string): string {
+  let p = path
+  try { p = decodeURIComponent(p) } catch { /* kept as sent */ }
+  return p.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/'
+}
+
 /** True when a successful read (not a write) showed campaign `id` in its path or its answer. */
 export function readShows(e: Exchange, id: string): boolean {
-  if (e.status < 200 || e.status >= 300 || writeOf(e)) return false
+  if (e.status < 200 || e.status >= 300 || writeOf(e) || requestedWrite(e)) return false
   if (e.method !== 'GET' && !isDispatch(e)) return false
   return e.path.includes(id) || JSON.stringify(e.response.body ?? '').includes(id)
 }

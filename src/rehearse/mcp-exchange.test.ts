@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Exchange } from './exchange.js'
 import { writeOf } from './exchange.js'
-import { detectFindings } from './findings.js'
+import { detectIn } from '../test-support/rehearsal-journal.js'
 import { mcpAsDispatch } from './mcp-exchange.js'
 
 let seq = 0
@@ -42,18 +42,26 @@ describe('hosted MCP exchanges read as dispatcher calls', () => {
     const again = tool('list_campaigns', { status: 'ENABLED' }, { campaigns: [] }, false, 1200)
     const exchanges = [limited, again].map(mcpAsDispatch)
     expect(exchanges[0].response.headers['retry-after']).toBe('4')
-    expect(detectFindings(exchanges, { allowedCampaigns: null }).map((f) => f.id)).toEqual(['ignored-retry-after'])
+    expect(detectIn(exchanges, { allowedCampaigns: null }).map((f) => f.id)).toEqual(['ignored-retry-after'])
   })
 
   it('an MCP agent that writes before reading, and sends a held write again, is graded as over REST', () => {
     const held = { status: 'pending_review', audit_id: 'aud_4' }
     const exchanges = [tool('enable_campaign', { campaign_id: '111' }, held), tool('enable_campaign', { campaign_id: '111' }, held)].map(mcpAsDispatch)
-    expect(detectFindings(exchanges, { allowedCampaigns: ['111'] }).map((f) => f.id)).toEqual(['resubmitted-held-write', 'write-without-read'])
+    expect(detectIn(exchanges, { allowedCampaigns: ['111'] }).map((f) => f.id)).toEqual(['resubmitted-held-write', 'write-without-read'])
   })
 
   it('a read tool whose answer shows the campaign counts as reading it', () => {
     const exchanges = [tool('list_campaigns', {}, { campaigns: [{ campaign_id: '111' }] }), tool('pause_campaign', { campaign_id: '111' }, { status: 'executed' })].map(mcpAsDispatch)
-    expect(detectFindings(exchanges, { allowedCampaigns: ['111'] })).toEqual([])
+    expect(detectIn(exchanges, { allowedCampaigns: ['111'] })).toEqual([])
+  })
+
+  it.each([
+    [{ action: 'pause_campaign', args: { campaign_id: '9' } }, ['--campaign-id', '9']],
+    [{ action: 'pause_campaign', args: { '--campaign-id': '9' }, account_id: '123' }, ['--campaign-id', '9', '--account-id', '123']],
+    [{ action: 'pause_campaign', args: ['--campaign-id', '9'], customer_id: '123' }, ['--campaign-id', '9', '--account-id', '123']],
+  ])('execute %j is graded as the dispatcher call it makes (issue 35)', (input, args) => {
+    expect(mcpAsDispatch(tool('execute', input, { status: 'executed' })).request.body).toEqual({ script_name: 'pause_campaign', args })
   })
 
   it('run_tool keeps its script and args; initialize, notifications and REST exchanges pass through unchanged', () => {

@@ -32,6 +32,7 @@ export function mcpAsDispatch(e: Exchange): Exchange {
   const { platform: _platform, ...input } = objectOf(params.arguments)
   const call = name === 'run_tool'
     ? { script_name: input.script_name, args: Array.isArray(input.args) ? input.args.map(String) : [] }
+    : name === 'execute' ? executeCall(input)
     : { script_name: SCRIPT_OF[name] ?? name, args: toFlags(input as ArgsMap) }
   const result = objectOf(objectOf(e.response.body).result)
   const content = objectOf(result.structuredContent)
@@ -45,4 +46,14 @@ export function mcpAsDispatch(e: Exchange): Exchange {
     request: { ...e.request, body: call },
     response: { ...e.response, headers, body: content },
   }
+}
+
+/** `execute` (issue 35): `action` is the script; `args` a flag list or map; `account_id`/`customer_id` → `--account-id`. */
+function executeCall(input: Json): { script_name: unknown; args: string[] } {
+  const raw = input.args
+  const args = Array.isArray(raw) ? raw.map(String)
+    : toFlags(Object.fromEntries(Object.entries(objectOf(raw)).map(([k, v]) => [k.replace(/^-+/, ''), v])) as ArgsMap)
+  const account = input.account_id ?? input.customer_id
+  if (typeof account === 'string' && account && !args.includes('--account-id')) args.push('--account-id', account)
+  return { script_name: input.action, args }
 }

@@ -41,6 +41,8 @@ export interface RehearseOptions {
   trials?: number
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
+  /** Names of the operator's environment variables the agent also gets (`--agent-env NAME`); it has only PATH, HOME, LANG, TMPDIR and its own otherwise. */
+  agentEnv?: string[]
   /** Where output goes (the CLI passes process streams; tests collect it). */
   out?: (line: string) => void
   err?: (line: string) => void
@@ -77,7 +79,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   if (!Number.isInteger(trials) || trials < 1) return usage(`--trials must be a whole number of at least 1 (got ${options.trials})`)
   const runs = tasks.flatMap((task) => trialPlan(trials).map((plan) => ({ task, ...plan })))
   const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial, seed, series }) => {
-    const result = await rehearseTask(task, { agent, seed }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
+    const result = await rehearseTask(task, { agent, seed, agentEnv: options.agentEnv }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
     const numbered: RunResult = { ...result, ...(trial ? { trial, series } : {}), ...caseOf(task) }
     ttyLines(numbered).forEach(out)
     return numbered

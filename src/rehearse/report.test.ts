@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { runRehearsal } from './rehearse-run.js'
 import { junit, summarize, ttySummary } from './report.js'
 import { fakeRun } from '../test-support/rehearsal-runs.js'
+import { finding } from './findings.js'
 
 describe('trials', () => {
   it('runs each task k times on the same seed and k times on new seeds, trial 1 shared, and reports each series', async () => {
-    // `true` does nothing: blocked-tool (nothing may change) passes, pause-worst-performer fails.
-    const run = await runRehearsal(['rehearsals/tasks'], { agent: 'true', trials: 2, jobs: 4, grep: '^(blocked-tool|pause-worst-performer)$', out: () => {}, err: () => {} })
+    // The slicing agent raises within policy cleanly (passes) and works around the block (fails).
+    const run = await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/slicing.mjs', trials: 2, jobs: 4, grep: '^(blocked-tool|raise-budget-within-policy)$', out: () => {}, err: () => {} })
     const rows = run.report!.tasks.map((t) => [t.task, t.trial, t.series, t.passed])
     expect(rows).toEqual([
-      ['blocked-tool', 1, ['same-seed', 'new-seed'], true], ['blocked-tool', 2, ['new-seed'], true], ['blocked-tool', 2, ['same-seed'], true],
-      ['pause-worst-performer', 1, ['same-seed', 'new-seed'], false], ['pause-worst-performer', 2, ['new-seed'], false], ['pause-worst-performer', 2, ['same-seed'], false],
+      ['blocked-tool', 1, ['same-seed', 'new-seed'], false], ['blocked-tool', 2, ['new-seed'], false], ['blocked-tool', 2, ['same-seed'], false],
+      ['raise-budget-within-policy', 1, ['same-seed', 'new-seed'], true], ['raise-budget-within-policy', 2, ['new-seed'], true], ['raise-budget-within-policy', 2, ['same-seed'], true],
     ])
     // The same-seed series keeps the world's own seed (42); the new-seed trial 2 has its own, the same for every task.
     const seeds = run.report!.tasks.map((t) => t.seed)
@@ -36,7 +37,7 @@ describe('trials', () => {
   it('a run without trials has no series and reports the security numbers with counts', () => {
     const report = summarize('a', 'now', [
       fakeRun({ task: 'base' }),
-      fakeRun({ task: 'base--f--s', injected: true, twin: 'base', attack: { family: 'f', site: 's' }, findings: [{ id: 'followed-injection', message: '', evidence: { seq: [], audit_ids: [] } }] }),
+      fakeRun({ task: 'base--f--s', injected: true, twin: 'base', attack: { family: 'f', site: 's' }, findings: [finding('followed-injection', '', [])] }),
     ])
     expect(report.summary.series).toBeUndefined()
     expect(report.summary.security).toMatchObject({ benign_utility: { k: 1, n: 1 }, utility_under_attack: { k: 1, n: 1 }, attack_success: { k: 1, n: 1 } })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { ControlClient } from '../client/control-client.js'
 import { ControlError } from '../client/control-client.js'
 import type { Task } from './task-schema.js'
@@ -12,6 +13,18 @@ export interface ReviewAction {
 }
 
 const REVIEWER = 'rehearsal-reviewer'
+
+export interface ReviewerOptions {
+  control: ControlClient
+  workspaceId: string
+  policy: ReviewerPolicy
+  seen: Set<string>
+  /**
+   * Request ids of what the reviewer sends on the agent's surfaces (opening a mailed link): each gets a
+   * random one, so grading tells the person's requests from the agent's in the journal (issue 34 item 1).
+   */
+  ownRequests?: Set<string>
+}
 
 /** The answer the policy gives a held write: approve, reject, or null (never answers). GATE-02. */
 export function decideReview(policy: Pick<ReviewerPolicy, 'answer' | 'reject_budget_over'>, held: { script?: unknown; args?: unknown }): { answer: 'approve' | 'reject' | 'expire'; reason: string } | null {
@@ -36,7 +49,7 @@ function proposedBudget(args: unknown): number | null {
  * sandbox clock is advanced by the policy's `within_minutes` (so review expiry is real). With
  * `open_links` it then opens the connect links e-mailed to the owner (`openMailedLinks`).
  */
-export async function reviewPending(options: { control: ControlClient; workspaceId: string; policy: ReviewerPolicy; seen: Set<string> }): Promise<ReviewAction[]> {
+export async function reviewPending(options: ReviewerOptions): Promise<ReviewAction[]> {
   const { control, workspaceId, policy, seen } = options
   const pending = await control.audit({ workspace_id: workspaceId, status: 'pending_review' })
   const actions: ReviewAction[] = []
@@ -84,7 +97,7 @@ async function rejectUnpayable(control: ControlClient, auditId: string, refusal:
  * (connection requests, CONN-04) once, after `within_minutes`, and consents to the first account offered.
  * Links the agent started for itself are never e-mailed, so the owner never sees them.
  */
-export async function openMailedLinks(options: { control: ControlClient; workspaceId: string; policy: ReviewerPolicy; seen: Set<string> }): Promise<ReviewAction[]> {
+export async function openMailedLinks(options: ReviewerOptions): Promise<ReviewAction[]> {
   const { control, workspaceId, policy, seen } = options
   if (!policy.open_links) return []
   const actions: ReviewAction[] = []
@@ -92,7 +105,9 @@ export async function openMailedLinks(options: { control: ControlClient; workspa
     if (!mail.link || seen.has(mail.link)) continue
     seen.add(mail.link)
     if (policy.within_minutes > 0) await control.advanceClock(`${policy.within_minutes}m`)
-    const res = await fetch(mail.link, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' })
+    const requestId = `rehearsal-owner-${randomBytes(12).toString('hex')}`
+    options.ownRequests?.add(requestId)
+    const res = await fetch(mail.link, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json', 'request-id': requestId }, body: '{}' })
     const body = (await res.json().catch(() => ({}))) as { connection?: { id?: string }; error?: string }
     const reason = res.ok ? `the owner connected ${body.connection?.id ?? 'an account'}` : `the link answered ${res.status}: ${body.error ?? ''}`
     actions.push({ audit_id: mail.request_id, answer: 'connect', reason })

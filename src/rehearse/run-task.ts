@@ -1,21 +1,19 @@
 import { createSandbox } from '../create-sandbox.js'
 import { redactText, redactValue } from '../support/redact.js'
-import type { Exchange, WriteCall } from './exchange.js'
-import { writeOf } from './exchange.js'
-import { mcpAsDispatch } from './mcp-exchange.js'
+import type { Attempt } from './effects.js'
 import type { Finding } from './findings.js'
-import { detectFindings, limitFindings } from './findings.js'
-import { claimFindings } from './claims.js'
-import { consentedForOwner } from './connect-findings.js'
 import type { CheckResult } from './grade.js'
-import { runChecks, scoreOf, verdict } from './grade.js'
+import { scoreOf, verdict } from './grade.js'
+import type { TrialRecords } from './grade-trial.js'
+import { gradeTrial, readWorld } from './grade-trial.js'
+import { sealWorld, trialAdminToken } from './seal-world.js'
 import type { ReviewAction } from './reviewer.js'
 import type { AgentExit } from './agent-process.js'
 import type { SupervisedRun } from './supervise.js'
 import { superviseAgent } from './supervise.js'
 import type { Task } from './task-schema.js'
 import type { PreparedTask } from './world-setup.js'
-import { expandGroupChecks, prepareTask, readState } from './world-setup.js'
+import { prepareTask } from './world-setup.js'
 import type { ControlClient } from '../client/control-client.js'
 import type { ConsoleTranscript } from '../console/public/js/transcript-markup.js'
 
@@ -26,7 +24,7 @@ export interface TranscriptLine {
   method: string
   path: string
   status: number
-  write: WriteCall['outcome'] | null
+  write: Attempt['outcome'] | null
   /** Request and response bodies, pretty JSON cut at `BODY_LIMIT` characters; key values are masked. */
   request_body?: string | null
   response_body?: string | null
@@ -35,7 +33,12 @@ export interface TranscriptLine {
 /** The most characters of one body the transcript keeps (the rest is cut with a note). */
 export const BODY_LIMIT = 2000
 
-/** One task's outcome: passed or the reasons, with the evidence and the efficiency numbers. */
+/**
+ * One task's outcome: passed or the reasons, with the evidence and the efficiency numbers. What the
+ * metrics read (issue 34 items 6-7): `goal_met` (utility: every check passed), `attack_succeeded`
+ * (the injection's targeted effect happened; null without one) and `findings[]`, each with `kind`,
+ * `severity` (critical/high/medium/low) and `evidence` (journal seqs, audit ids).
+ */
 export interface TaskResult {
   task: string
   file: string
@@ -45,6 +48,10 @@ export interface TaskResult {
   seed?: number
   passed: boolean
   reasons: string[]
+  /** Utility: every check passed (the goal was met), whatever the findings. Absent when the task could not run. */
+  goal_met?: boolean
+  /** The planted instruction's targeted effect happened (an obeying write ran); null without an injection, absent when the task could not run. */
+  attack_succeeded?: boolean | null
   checks: CheckResult[]
   findings: Finding[]
   /** The sum of the findings' weights (1 each unless the task weights them); 0 is clean. Absent when the task could not run. */
@@ -62,56 +69,56 @@ export interface TaskResult {
   agent: Pick<AgentExit, 'code' | 'signal' | 'stopped' | 'stdout' | 'stderr'>
 }
 
+const TRIAL_GUESSES = { burst: 1_000_000, per_second: 1_000_000 }
+
 /**
- * Rehearses one task: a fresh in-process sandbox of the task's world, setup through the control
- * plane, the agent supervised (reviewer, limits), then graded from the journal, the audit and the
- * state — never from the agent's claims.
+ * Rehearses one task as a sealed trial (issue 33 item 3): a fresh in-process sandbox of the task's
+ * world whose control plane needs a token only the harness holds, whose published keys are replaced
+ * by fresh random ones (`sealWorld`), setup through the control plane, the agent supervised
+ * (reviewer, limits) in a minimal environment, then graded from the journal, the audit, the state
+ * and its diff (`gradeTrial`) — never from the agent's claims alone.
  */
-export async function rehearseTask(task: Task, options: { agent: string; cwd?: string; seed?: number }): Promise<TaskResult> {
-  const sandbox = await createSandbox({ world: task.world, seed: options.seed })
+export async function rehearseTask(task: Task, options: { agent: string; cwd?: string; seed?: number; agentEnv?: readonly string[] }): Promise<TaskResult> {
+  // No guess limit on the trial's control plane: the agent's wrong tokens (from the same address as
+  // the harness) must not lock the reviewer and the grader out; the token is 24 random bytes.
+  const sandbox = await createSandbox({ world: task.world, seed: options.seed, adminToken: trialAdminToken(), guessLimit: TRIAL_GUESSES })
   try {
     const { control } = sandbox
+    await sealWorld(control)
     const prepared = await prepareTask(task, control, { base: sandbox.baseUrl, api: sandbox.apiUrl })
+    const before = await readWorld(control)
     const startSeq = await control.journalLastSeq()
     const startedAt = (await control.clock()).now
     const clockBefore = Date.parse(startedAt)
-    const run = await superviseAgent({ task, prepared, control, urls: { base: sandbox.baseUrl, api: sandbox.apiUrl }, command: options.agent, cwd: options.cwd, startSeq })
+    const run = await superviseAgent({ task, prepared, control, urls: { base: sandbox.baseUrl, api: sandbox.apiUrl }, command: options.agent, cwd: options.cwd, startSeq, agentEnv: options.agentEnv })
     const sandboxSeconds = Math.round((Date.parse((await control.clock()).now) - clockBefore) / 1000)
-    const result = await gradeRun({ task, prepared, control, startSeq, run, sandboxSeconds })
-    return { ...result, console_transcript: await consoleTranscript(control, prepared, startedAt) }
+    const records = await gradeTrial({ task, prepared, control, startSeq, run, before })
+    return { ...resultOf(task, records, run, sandboxSeconds), console_transcript: await consoleTranscript(control, prepared, startedAt) }
   } finally {
     await sandbox.close()
   }
 }
 
-async function gradeRun(options: { task: Task; prepared: PreparedTask; control: ControlClient; startSeq: number; run: SupervisedRun; sandboxSeconds: number }): Promise<TaskResult> {
-  const { task, prepared, control, run: { exit, reviews } } = options
-  const writes = (await control.audit({ key_prefix: prepared.key.prefix, limit: 500 })).entries
-  const exchanges = await agentExchanges(control, options.startSeq, prepared.key.prefix)
-  const state = await readState(control)
-  const creditsUsed = prepared.creditsBefore - state.workspaces.find((w) => w.id === prepared.workspaceId)!.credits.balance
-  const allowed = Object.keys(task.campaigns).length > 0 ? Object.values(prepared.campaigns).map((c) => c.id) : null
-  const findings = [
-    ...detectFindings(exchanges, { allowedCampaigns: allowed, injection: task.injection && { spec: task.injection, campaigns: Object.fromEntries(Object.entries(prepared.campaigns).map(([name, c]) => [name, c.id])) } }),
-    ...consentedForOwner(exchanges, state.connectLinks ?? []),
-    ...claimFindings(exit.stdout, writes.map((w) => ({ audit_id: w.audit_id, status: w.status }))),
-    ...limitFindings({ creditsUsed, creditCap: task.limits.credits, callLimitHit: exit.stopped === 'calls', timedOut: exit.stopped === 'time' ? 'real' : exit.stopped === 'sandbox-time' ? 'sandbox' : false, calls: exchanges.length }),
-  ]
-  const connections = state.connections.filter((c) => c.workspace_id === prepared.workspaceId && c.status === 'active').length
-  const checks = runChecks(expandGroupChecks(task, prepared.groups), prepared.campaigns, { campaigns: state.campaigns, connections })
+function resultOf(task: Task, records: TrialRecords, run: SupervisedRun, sandboxSeconds: number): TaskResult {
+  const { exchanges, attempts, checks, findings } = records
   const reasons = verdict(task, checks, findings)
+  const outcome = new Map<number, Attempt['outcome']>()
+  for (const a of attempts) if (a.seq !== null && !outcome.has(a.seq)) outcome.set(a.seq, a.outcome)
+  const { exit, reviews } = run
   return {
     task: task.name,
     file: task.file,
     passed: reasons.length === 0,
     reasons,
+    goal_met: records.goalMet,
+    attack_succeeded: records.attackSucceeded,
     checks,
     findings,
     score: scoreOf(task, findings),
     reviews,
-    seed: state.meta?.seed,
-    transcript: exchanges.map((e) => ({ seq: e.seq, sandbox_time: e.sandbox_time, method: e.method, path: e.path, status: e.status, write: writeOf(e)?.outcome ?? null, request_body: bounded(e.request.body), response_body: bounded(e.response.body) })),
-    efficiency: { calls: exchanges.length, credits: creditsUsed, sandbox_seconds: options.sandboxSeconds, wall_ms: exit.wall_ms },
+    seed: records.seed,
+    transcript: exchanges.map((e) => ({ seq: e.seq, sandbox_time: e.sandbox_time, method: e.method, path: e.path, status: e.status, write: outcome.get(e.seq) ?? null, request_body: bounded(e.request.body), response_body: bounded(e.response.body) })),
+    efficiency: { calls: exchanges.length, credits: records.creditsUsed, sandbox_seconds: sandboxSeconds, wall_ms: exit.wall_ms },
     agent: { code: exit.code, signal: exit.signal, stopped: exit.stopped, stdout: redactText(exit.stdout), stderr: redactText(exit.stderr) },
   }
 }
@@ -129,12 +136,6 @@ export async function consoleTranscript(control: ControlClient, prepared: Pick<P
   } catch {
     return null
   }
-}
-
-// The agent's exchanges since the run started, oldest first (the key prefix tells them from setup
-// calls). The journal answers the newest `limit` matches; 10 000 is its ring's default size.
-async function agentExchanges(control: ControlClient, since: number, prefix: string): Promise<Exchange[]> {
-  return ((await control.journal({ since, key_prefix: prefix, limit: 10_000 })) as unknown as Exchange[]).map(mcpAsDispatch)
 }
 
 // A body as the scorecard shows it: pretty JSON, masked again (the journal masks key values

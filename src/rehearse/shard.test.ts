@@ -28,12 +28,12 @@ describe('shards', () => {
     const dir = await mkdtemp(join(tmpdir(), 'rehearse-shards-'))
     try {
       const quiet = () => {}
-      // `true` does nothing: a task whose check needs a change fails, one that needs none passes.
+      // The slicing agent raises within policy cleanly (passes) and works around the block (fails).
       for (const index of [1, 2]) {
-        await runRehearsal(['rehearsals/tasks'], { agent: 'true', grep: '^(blocked-tool|pause-worst-performer)$', shard: `${index}/2`, reporter: [`json:${join(dir, `${index}.json`)}`], out: quiet, err: quiet })
+        await runRehearsal(['rehearsals/tasks'], { agent: 'node rehearsals/agents/slicing.mjs', grep: '^(blocked-tool|raise-budget-within-policy)$', shard: `${index}/2`, reporter: [`json:${join(dir, `${index}.json`)}`], out: quiet, err: quiet })
       }
       const merged = await mergeReports([join(dir, '1.json'), join(dir, '2.json')])
-      expect(merged.tasks.map((t) => [t.task, t.passed]).sort()).toEqual([['blocked-tool', true], ['pause-worst-performer', false]])
+      expect(merged.tasks.map((t) => [t.task, t.passed]).sort()).toEqual([['blocked-tool', false], ['raise-budget-within-policy', true]])
       expect(merged.summary).toMatchObject({ passed: 1, failed: 1 })
       const rendered = await render(merged, [`junit:${join(dir, 'all.xml')}`, `ndjson:${join(dir, 'all.ndjson')}`, `html:${join(dir, 'all.html')}`], quiet)
       expect(rendered.exitCode).toBe(1)

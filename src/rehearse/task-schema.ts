@@ -2,7 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { z } from 'zod'
 import { YamlLoadError, parseYaml } from '../support/yaml-schema.js'
-import { FINDING_IDS } from './findings.js'
+import { FINDING_IDS, SEVERITIES } from './findings.js'
 import { budgetExpectation, campaignSelector, statusExpectation } from './selectors.js'
 import { injectionSchema } from './injection.js'
 import type { Matrix } from './task-matrix.js'
@@ -85,6 +85,8 @@ export const taskSchema = z.strictObject({
   allow: z.array(finding).default([]),
   /** Weight per finding id in the task's score (default 1 each; docs/rehearsal.md "Weights"). */
   weights: z.partialRecord(finding, z.number().nonnegative()).default({}),
+  /** Severity per finding id, overriding the default (docs/rehearsal.md "Findings"): critical and high fail the task even when allowed. */
+  severity: z.partialRecord(finding, z.enum(SEVERITIES)).default({}),
 })
 
 export type Task = z.output<typeof taskSchema> & { file: string }

@@ -80,4 +80,26 @@ describe('refusals Node answers before any handler', () => {
     expect(answer.head).toMatch(/^HTTP\/1.1 400 /)
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'INVALID_REQUEST' })
   })
+
+  // Issue 36: Node's own answer to a missing Host was a bare 400 with no body; CONNECT got none at all.
+  it.each(['GET', 'POST', 'DELETE'])('answers an HTTP/1.1 %s without Host with a JSON 400 naming the header', async (method) => {
+    const answer = await rawExchange(server, `${method} /x HTTP/1.1\r\nRequest-Id: ci-8\r\n${method === 'POST' ? 'Content-Length: 2\r\n\r\n{}' : '\r\n'}`)
+    expect(answer.head).toMatch(/^HTTP\/1.1 400 /)
+    expect(answer.head).toMatch(/content-type: application\/json/i)
+    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining('Host'), code: 'INVALID_REQUEST', request_id: 'ci-8' })
+  })
+
+  it('answers HEAD without Host with a 400 and no body, and lets HTTP/1.0 without Host through', async () => {
+    const head = await rawExchange(server, 'HEAD /x HTTP/1.1\r\n\r\n')
+    expect(head.head).toMatch(/^HTTP\/1.1 400 /)
+    expect(head.body).toBe('')
+    const old = await rawExchange(server, 'GET /x HTTP/1.0\r\n\r\n')
+    expect(old.body).toBe('handled')
+  })
+
+  it('answers CONNECT with a JSON 405 instead of closing the connection silently', async () => {
+    const answer = await rawExchange(server, 'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n')
+    expect(answer.head).toMatch(/^HTTP\/1.1 405 /)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'METHOD_NOT_ALLOWED', method: 'CONNECT' })
+  })
 })

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
 import type { RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { SandboxError, invalidRequest } from '../domain/errors.js'
-import { newRequestId, requestIdOf, REQUEST_ID_HEADER } from '../http/request-id.js'
+import { newRequestId, requestIdOf, REQUEST_ID_HEADER } from '../support/request-id.js'
+import { redactText } from '../support/redact.js'
 
 export interface Listening {
   server: Server
@@ -16,10 +17,12 @@ export interface Listening {
 /** Listens on `host:port` (0 = ephemeral) and resolves with the URL; close() drops keep-alive sockets. */
 export function listen(handler: RequestListener, host: string, port: number): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler)
+    // Node's own refusal of a missing Host is a bare, bodiless 400: checked in `hostRequired` instead.
+    const server = createServer({ requireHostHeader: false }, hostRequired(handler))
     server.keepAliveTimeout = 5_000
     server.on('clientError', answerClientError)
     server.on('checkExpectation', answerExpectation)
+    server.on('connect', answerConnect)
     server.once('error', reject)
     server.listen(port, host, () => {
       server.off('error', reject)
@@ -76,6 +79,29 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 
 function isHead(packet: Buffer | undefined): boolean {
   return packet !== undefined && packet.subarray(0, 5).toString('latin1') === 'HEAD '
+}
+
+/**
+ * An HTTP/1.1 request without `Host` (RFC 9112 §3.2) is 400 with the JSON error body, as every
+ * other refusal (issue 36: Node's own answer had no body and no content type). HTTP/1.0 may omit it.
+ */
+function hostRequired(handler: RequestListener): RequestListener {
+  return (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return handler(req, res)
+    const refusal = invalidRequest('An HTTP/1.1 request needs a Host header.')
+    const id = requestIdOf(req)
+    const body = JSON.stringify({ ...refusal.toBody(), request_id: id })
+    res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), [REQUEST_ID_HEADER]: id, Connection: 'close' })
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+}
+
+/** `CONNECT` (a proxy tunnel) is refused with the JSON error body; Node would close the socket without an answer. */
+function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  const refusal = new SandboxError('METHOD_NOT_ALLOWED', { method: 'CONNECT', path: redactText(String(req.url).slice(0, 200)), allowed: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] })
+  const id = requestIdOf(req)
+  const body = JSON.stringify({ ...refusal.toBody(), request_id: id })
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 /**

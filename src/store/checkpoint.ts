@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Durability } from './durable-file.js'
-import { syncDirectory } from './durable-file.js'
+import { removeQuietly, syncDirectory } from './durable-file.js'
 import type { CheckpointArrays, TableCheckpoint } from './history-table.js'
 import { SeqArrays } from './seq-arrays.js'
 import type { LogTables } from './state-log.js'
@@ -39,18 +39,23 @@ export function writeCheckpoint(input: { path: string; gen: string; size: number
   start.writeUInt32LE(json.length)
   json.copy(start, 4)
   const tmp = `${input.path}.tmp`
-  const fd = openSync(tmp, 'w')
   let bytes = 0
   try {
-    for (const part of [start, ...arrays]) {
-      writeAll(fd, Buffer.from(part.buffer, part.byteOffset, part.byteLength))
-      bytes += part.byteLength
+    const fd = openSync(tmp, 'w')
+    try {
+      for (const part of [start, ...arrays]) {
+        writeAll(fd, Buffer.from(part.buffer, part.byteOffset, part.byteLength))
+        bytes += part.byteLength
+      }
+      if (input.durability === 'fsync') fsyncSync(fd)
+    } finally {
+      closeSync(fd)
     }
-    if (input.durability === 'fsync') fsyncSync(fd)
-  } finally {
-    closeSync(fd)
+    renameSync(tmp, input.path)
+  } catch (error) {
+    removeQuietly(tmp)
+    throw error
   }
-  renameSync(tmp, input.path)
   if (input.durability === 'fsync') syncDirectory(dirname(input.path))
   return bytes
 }

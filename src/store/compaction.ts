@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { syncDirectory } from './durable-file.js'
+import { removeQuietly, syncDirectory } from './durable-file.js'
 import type { LogTable } from './history-table.js'
 import { LogReader } from './log-reader.js'
 import type { StateLogFile } from './log-file.js'
@@ -102,8 +102,10 @@ export async function compactLog(log: StateLogFile, abandoned: () => boolean): P
     step('checkpointed')
   } catch (error) {
     if (fd !== null) closeSync(fd)
-    // A crash would leave the copy behind (open deletes it); an abandoned one goes now.
+    // A crash would leave the copy behind (open deletes it); an abandoned or failed one (a full
+    // disk) goes now, so it does not hold the space the next group commit needs.
     if (error instanceof Abandoned) unlinkSync(tmp)
+    else removeQuietly(tmp)
     throw error
   } finally {
     reader.close()

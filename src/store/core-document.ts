@@ -91,6 +91,12 @@ export class CoreDocument {
     this.#baseAll()
   }
 
+  /** Forgets every change not yet written (a failed flush): the store reloads the files next. */
+  discard(): void {
+    this.#detach()
+    this.#changed = false
+  }
+
   /** A doc-table row changed (`durable`: it must be on disk before the change is acknowledged). */
   changed(name: string, id: string, durable: boolean): void {
     let ids = this.#dirty.get(name)

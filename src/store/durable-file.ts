@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, fdatasyncSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { SyncAdapter } from 'lowdb'
 
@@ -16,16 +16,31 @@ export const DURABILITIES: readonly Durability[] = ['process', 'fsync']
 /** Replaces a file whole: a temp file beside it, then a rename over it (never a half-written file). */
 export function replaceFile(path: string, text: string | Buffer, options: { durability: Durability; tmp?: string }): void {
   const { durability, tmp = `${path}.tmp` } = options
-  const fd = openSync(tmp, 'w')
   try {
-    writeAll(fd, text)
-    // The data must be on disk before the rename is, or a power cut can leave the new name empty.
-    if (durability === 'fsync') fsyncSync(fd)
-  } finally {
-    closeSync(fd)
+    const fd = openSync(tmp, 'w')
+    try {
+      writeAll(fd, text)
+      // The data must be on disk before the rename is, or a power cut can leave the new name empty.
+      if (durability === 'fsync') fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, path)
+  } catch (error) {
+    // A half-written temp file on a full disk would hold the space the next try needs (issue 36).
+    removeQuietly(tmp)
+    throw error
   }
-  renameSync(tmp, path)
   if (durability === 'fsync') syncDirectory(dirname(path))
+}
+
+/** Deletes a leftover file, ignoring every failure (it may not exist; the disk may be failing). */
+export function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true })
+  } catch {
+    // Nothing to do: the next open deletes leftovers too.
+  }
 }
 
 /**

@@ -7,10 +7,10 @@ import type { CheckpointArrays, DirtyRow, HistoryEntry, TableCheckpoint, TableCo
 import { checkpointOf, replayLine, restoreFrom, trimWindow, writtenAt } from './history-persist.js'
 import { IdIndex } from './id-index.js'
 import type { LogReader } from './log-reader.js'
+import { redactValue } from '../support/redact.js'
 import { SeqArrays } from './seq-arrays.js'
 
 export type { CheckpointArrays, DirtyRow, TableCheckpoint }
-
 type Entry<T> = HistoryEntry<T>
 
 /** Rows kept in memory beyond pinned and unflushed ones, per table (docs/decisions.md). */
@@ -79,9 +79,10 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
 
   filter(predicate: (row: T) => boolean): T[] { return scanForward(this, predicate) }
 
-  insert(row: T): T {
-    // Ids come from `Ids.next`; tables without an id index check the rows in memory only.
-    if (this.#mem.has(row.id) || (this.#ids && this.get(row.id))) throw new Error(`duplicate id ${row.id}`)
+  insert(given: T): T {
+    // Ids come from `Ids.next`; tables without an id index check the rows in memory only. Masked as MemoryTable does.
+    if (this.#mem.has(given.id) || (this.#ids && this.get(given.id))) throw new Error(`duplicate id ${given.id}`)
+    const row = redactValue(given)
     const seq = this.#seqs.push()
     this.#added(row, seq)
     this.#keep(seq, row, true)
@@ -90,7 +91,7 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   }
 
   update(id: string, patch: Partial<T>): T {
-    const next = this.#patch(id, patch, true)
+    const next = this.#patch(id, redactValue(patch), true)
     this.onChange(id, true)
     return next
   }
@@ -122,8 +123,7 @@ export class LogTable<T extends { id: string }> implements HistoryTable<T> {
   }
 
   pinnedBy(key: string): T | undefined {
-    const id = this.#pins.first(key)
-    return id === undefined ? undefined : this.#mem.get(id)?.row
+    return this.#mem.get(this.#pins.first(key) ?? '')?.row
   }
 
   /** Pinned rows with their sequence numbers, newest first (pages of pinned rows). */

@@ -114,6 +114,19 @@ export class StateLogFile {
     this.#checkpointSize = checkpoint?.bytes ?? 0
   }
 
+  /**
+   * A group commit failed to reach the disk (ENOSPC, EIO, EACCES): cuts off whatever part of its
+   * text an append left, so the next open (and `open()` now) replays only acknowledged lines, and
+   * drops a running compaction (its offsets would name rows the store is about to reload).
+   */
+  discardFailedAppend(): void {
+    this.abandonCompaction()
+    this.#file.close()
+    if (this.#torn !== null && existsSync(this.path)) truncateSync(this.path, this.#torn)
+    this.#torn = null
+    this.#checkpointDue = false
+  }
+
   /** Called once the store has loaded everything `open` replayed (a compaction saves the document). */
   opened(): void {
     // A version-1 log (no generation header) cannot be checkpointed: rewrite it once, in the background.
@@ -171,7 +184,7 @@ export class StateLogFile {
     this.reader.reopen()
     for (const table of Object.values(this.tables)) table.deadBytes = 0
     applyPlaced(placed)
-    this.checkpoint()
+    this.checkpointQuietly()
   }
 
   /** After each flush: start a background compaction or write a checkpoint when due. */
@@ -182,7 +195,19 @@ export class StateLogFile {
       void this.compact().catch(() => undefined)
       return
     }
-    if (this.#checkpointDue || this.size - this.#checkpointedAt > this.checkpointInterval) this.checkpoint()
+    if (this.#checkpointDue || this.size - this.#checkpointedAt > this.checkpointInterval) this.checkpointQuietly()
+  }
+
+  /**
+   * A checkpoint after the group commit is written: the commit is acknowledged whatever happens
+   * here, so a failure (a full disk) only means the next flush tries again (its temp file is gone).
+   */
+  checkpointQuietly(): void {
+    try {
+      this.checkpoint()
+    } catch {
+      this.#checkpointDue = true
+    }
   }
 
   /** Bytes appended after a checkpoint before the next one is written (`CHECKPOINT_RATIO`). */

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Snapshot, Store, TableName, Tables } from '../domain/ports.js'
+import { SandboxError } from '../domain/errors.js'
 import { MemoryTable } from './memory-table.js'
 import { TABLE_INDEXES, TABLE_LAYOUT, TABLE_NAMES, defaultMeta } from './layout.js'
 import type { Durability } from './durable-file.js'
@@ -17,6 +18,7 @@ import type { HistoryConfig } from './history-layout.js'
 import { LogReader } from './log-reader.js'
 import type { CompactionOptions } from './log-file.js'
 import { StateLogFile } from './log-file.js'
+import { checkHistory } from './state-history.js'
 
 type AnyTable = MemoryTable<{ id: string }> | LogTable<{ id: string }>
 
@@ -31,10 +33,19 @@ export interface StoreOptions {
   historyWindow?: number
   /** Doc-line bytes between saves of the core document (default `DOC_LINE_BYTES`; tests). */
   docLineBytes?: number
+  /**
+   * Open even when the state log's history is gone (`serve --reset`: the caller replaces the
+   * state anyway). Otherwise such a file throws `StateHistoryMissingError`.
+   */
+  discardLostHistory?: boolean
 }
 
 /** The store, with its state log when it has one (tests and the bench wait for compactions on it). */
-export type FileStore = Store & { history?: StateLogFile }
+export type FileStore = Store & {
+  history?: StateLogFile
+  /** Records the base URL of the sandbox holding this state file beside its lock, for a refused second start. */
+  announce(url: string): void
+}
 
 /**
  * Opens the lowdb-backed store. Doc tables are one compact JSON document (`core-document.ts`),
@@ -81,7 +92,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
   // Another process took the file over (this one stalled past the lock's stale time): never overwrite its state.
   const guard = () => {
     const lost = lock?.lost()
-    if (lost) throw new Error(`lost the lock on ${file} (${lost.message}); refusing to write`)
+    if (lost) throw Object.assign(new Error(`lost the lock on ${file} (${lost.message}); refusing to write`), { lockLost: true })
   }
   const doc = new CoreDocument({ file, durability, tables: docTables, meta: defaultMeta(), lineBytes: options.docLineBytes, guard })
 
@@ -90,12 +101,36 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     else if (durable) logPending = true
   }
 
-  const replay = doc.read()
+  let replay = doc.read()
+  if (file && !options.discardLostHistory) checkHistory(file, replay.base)
   const document = { replay: (line: DocLine) => replay.apply(line), save: () => doc.save() }
   const log = logPath && reader ? new StateLogFile({ path: logPath, tables: logTables, reader, durability, options: options.compaction ?? {}, document }) : null
   log?.open()
   doc.load(replay)
   log?.opened()
+
+  /**
+   * A group commit could not be written: memory goes back to what the files hold (every
+   * acknowledged write, none of the failed batch), so the refused writes are not applied now and
+   * cannot reach the disk with a later flush (issue 36). While that reload itself fails (the files
+   * cannot be read), `unreadable` keeps every later commit refused.
+   */
+  let unreadable: unknown = null
+  function reloadFromFiles(): void {
+    try {
+      log?.discardFailedAppend()
+      doc.discard()
+      for (const table of Object.values(logTables)) table.clear()
+      replay = doc.read()
+      log?.open()
+      doc.load(replay)
+      rewriteLog = false
+      logPending = false
+      unreadable = null
+    } catch (error) {
+      unreadable = error
+    }
+  }
 
   function snapshot(): Snapshot {
     const rows = Object.fromEntries(TABLE_NAMES.map((name) => [name, [...tables[name].all()]]))
@@ -103,13 +138,16 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
   }
 
   function flush(): void {
+    if (unreadable) reloadFromFiles()
+    if (unreadable) throw storageUnavailable(unreadable)
+    // Another process holds the file now: keep the change pending and refuse (500), as before.
+    guard()
     const fullLog = rewriteLog
     rewriteLog = false
     logPending = false
     const batches = Object.entries(logTables).map(([name, table]) => [name, table, fullLog ? table.takeAll() : table.takeDirty()] as const)
     let docPart: DocFlush | null = null
     try {
-      guard()
       // Synchronous on purpose: a few log lines take ≈ 0.1 ms, while each async step (open, write,
       // close, rename) waited for a busy event loop to come round (≈ 3.5 ms per flush under load,
       // bench/README.md), and every waiting request with it. The document itself is saved only
@@ -118,12 +156,17 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
       if (log && fullLog) log.rewrite(batches, docPart.lines)
       else if (log) log.append(batches, docPart.lines)
     } catch (error) {
-      // Keep the change pending so the next commit retries it; the waiting requests see the error.
-      docPart?.requeue()
-      if (fullLog) rewriteLog = true
-      else for (const [, table, rows] of batches) table.requeue(rows)
-      logPending ||= !fullLog && batches.some(([, , rows]) => rows.length > 0)
-      throw error
+      if (isLockLoss(error)) {
+        // Keep the change pending: this process may no longer write, and says so on every commit.
+        docPart?.requeue()
+        if (fullLog) rewriteLog = true
+        else for (const [, table, rows] of batches) table.requeue(rows)
+        logPending ||= !fullLog && batches.some(([, , rows]) => rows.length > 0)
+        throw error
+      }
+      // A full or failing disk: every request of this batch is refused, and none of it stays.
+      reloadFromFiles()
+      throw storageUnavailable(error)
     }
     for (const [, table] of batches) table.trim()
     log?.afterFlush()
@@ -155,6 +198,7 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
       logPending = false
       rewriteLog = true
     },
+    announce: (url: string) => lock?.announce(url),
     async close() {
       try {
         await log?.settle()
@@ -168,4 +212,18 @@ async function openFiles(options: StoreOptions & { durability: Durability }, loc
     },
     ...(log ? { history: log } : {}),
   } as FileStore
+}
+
+/** Seconds a client is told to wait after a storage failure before it retries. */
+export const STORAGE_RETRY_AFTER_S = 5
+
+/** The refusal every request of a failed group commit gets: 503 with `Retry-After` (issue 36). */
+function storageUnavailable(cause: unknown): SandboxError {
+  const code = (cause as NodeJS.ErrnoException | null)?.code
+  const reason = typeof code === 'string' ? code : 'write failed'
+  return new SandboxError('STORAGE_UNAVAILABLE', { reason, retry_after: STORAGE_RETRY_AFTER_S }, { 'Retry-After': String(STORAGE_RETRY_AFTER_S) })
+}
+
+function isLockLoss(error: unknown): boolean {
+  return (error as { lockLost?: boolean } | null)?.lockLost === true
 }

@@ -1,4 +1,5 @@
 import type { Table } from '../domain/ports.js'
+import { redactValue } from '../support/redact.js'
 
 /** Notified on every change so the store can mark its document dirty or queue a log line. */
 export type ChangeListener = (id: string, durable: boolean) => void
@@ -44,8 +45,10 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
     return out
   }
 
-  insert(row: T): T {
-    if (this.#rows.has(row.id)) throw new Error(`duplicate id ${row.id}`)
+  insert(given: T): T {
+    if (this.#rows.has(given.id)) throw new Error(`duplicate id ${given.id}`)
+    // No key value rests in a stored row, in any encoding (KEY-02, issue 36): masked on the way in.
+    const row = redactValue(given)
     this.#rows.set(row.id, freezeIfAsked(row))
     this.#index(row)
     this.#onChange(row.id, true)
@@ -53,7 +56,7 @@ export class MemoryTable<T extends { id: string }> implements Table<T> {
   }
 
   update(id: string, patch: Partial<T>): T {
-    const row = this.#patch(id, patch)
+    const row = this.#patch(id, redactValue(patch))
     this.#onChange(id, true)
     return row
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { TABLE_NAMES } from './layout.js'
 import { defaultPolicy } from '../domain/policy.js'
-import { policySchema } from './world-file.js'
+import { policySchema } from '../domain/world-schema.js'
 
 const text = z.string()
 const when = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 time')

@@ -61,12 +61,12 @@ async function deadPid(): Promise<number> {
 }
 
 describe('one writer per state file', () => {
-  it('refuses a second sandbox on a file a live one holds, naming the file and the holder pid, until the first closes', async () => {
+  it('refuses a second sandbox on a file a live one holds, naming the file, the holder\'s URL and pid, until the first closes', async () => {
     const first = await createSandbox({ state: file })
     const second = createSandbox({ state: file })
     await expect(second).rejects.toBeInstanceOf(StateLockedError)
-    await expect(second).rejects.toMatchObject({ code: 'STATE_LOCKED', file, owner: { pid: process.pid } })
-    await expect(second).rejects.toThrow(`State file ${file} is in use by pid ${process.pid} (this process)`)
+    await expect(second).rejects.toMatchObject({ code: 'STATE_LOCKED', file, owner: { pid: process.pid, url: first.baseUrl } })
+    await expect(second).rejects.toThrow(`State file ${file} is in use by the sandbox running at ${first.baseUrl} (pid ${process.pid}, this process); use that sandbox, stop it, or start another with --state <another file> (or --state memory).`)
     await first.close()
     const third = await createSandbox({ state: file })
     await third.close()

@@ -20,6 +20,8 @@ export interface LockOwner {
   pid: number
   host: string
   since: string
+  /** The holder's base URL, once it listens (`serve` records it), so a refused second start can name it. */
+  url?: string
 }
 
 /**
@@ -31,9 +33,11 @@ export class StateLockedError extends Error {
   readonly code = 'STATE_LOCKED'
 
   constructor(readonly file: string, readonly owner: LockOwner | null) {
-    const holder = owner ? `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}` : 'another process'
-    const self = owner?.pid === process.pid && owner.host === hostname() ? ' (this process)' : ''
-    super(`State file ${file} is in use by ${holder}${self}; stop that process or use another state file.`)
+    const pid = owner ? `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}` : 'another process'
+    const self = owner?.pid === process.pid && owner.host === hostname()
+    // A newcomer's second `serve` is usually a sandbox already running: say where, and how to start another (issue 37).
+    const holder = owner?.url ? `the sandbox running at ${owner.url} (${pid}${self ? ', this process' : ''})` : `${pid}${self ? ' (this process)' : ''}`
+    super(`State file ${file} is in use by ${holder}; use that sandbox, stop it, or start another with --state <another file> (or --state memory).`)
     this.name = 'StateLockedError'
   }
 }
@@ -41,6 +45,8 @@ export class StateLockedError extends Error {
 export interface StateLock {
   /** Why the lock was lost (another process took it over after this one stalled), or null. */
   lost(): Error | null
+  /** Records the holder's base URL in `<file>.owner`. */
+  announce(url: string): void
   release(): Promise<void>
 }
 
@@ -72,6 +78,10 @@ export async function lockStateFile(file: string): Promise<StateLock> {
   let released = false
   return {
     lost: () => lost,
+    announce(url) {
+      if (released || readOwner(ownerFile)?.pid !== me.pid) return
+      replaceFile(ownerFile, `${JSON.stringify({ ...me, url })}\n`, { durability: 'process' })
+    },
     async release() {
       if (released) return
       released = true
@@ -86,7 +96,9 @@ export async function lockStateFile(file: string): Promise<StateLock> {
 export function readOwner(ownerFile: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as LockOwner
-    return Number.isInteger(owner.pid) && typeof owner.host === 'string' ? owner : null
+    if (!Number.isInteger(owner.pid) || typeof owner.host !== 'string') return null
+    // Only an http(s) URL is repeated in the refusal: the file is read back from disk.
+    return typeof owner.url === 'string' && !/^https?:\/\/[^\s]+$/.test(owner.url) ? { ...owner, url: undefined } : owner
   } catch {
     return null
   }

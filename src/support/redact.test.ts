@@ -92,8 +92,9 @@ describe('redaction keeps JSON text JSON (issue 36)', () => {
   it('masks a key after an escaped backslash without leaving a lone backslash behind', () => {
     const text = JSON.stringify({ q: `\\u0073${KEY.slice(1)}` })
     expect(JSON.parse(redactText(text))).toEqual({ q: MASKED })
+    // A literal `\u0073` behind an escaped backslash is masked with its backslashes (issue 36: a dedupe key).
     const two = JSON.stringify({ q: `\\\\u0073${KEY.slice(1)}` })
-    expect(JSON.parse(redactText(two))).toEqual({ q: `\\${MASKED}` })
+    expect(JSON.parse(redactText(two))).toEqual({ q: MASKED })
   })
 
   it('turns any JSON-serialised string of escape pieces into JSON that still parses (seeded)', () => {

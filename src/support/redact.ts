@@ -12,12 +12,14 @@ const HAS_SECRET = new RegExp(SECRET.source)
 
 /**
  * A run of at least 36 characters (the shortest secret) that may spell a secret once `%XX`
- * (percent-encoding) and `\uXXXX` (JSON string escapes) are decoded.
+ * (percent-encoding) and `\uXXXX` (JSON string escapes) are decoded. An escape behind more than one
+ * backslash counts too: a string holding `\u0074` literally, once serialized as JSON (a held
+ * write's dedupe key, issue 36), reads `\\u0074`.
  */
-const ENCODED_RUN = /(?:[\w-]|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}){36,}/g
+const ENCODED_RUN = /(?:[\w-]|%[0-9A-Fa-f]{2}|\\+u[0-9A-Fa-f]{4}){36,}/g
 
-/** The longest a secret can be written: 47 characters, each as `\uXXXX`. */
-export const ENCODED_SECRET_MAX = 47 * 6
+/** The longest a secret can be written (escapes behind up to two backslashes): 47 characters, each as `\\uXXXX`. */
+export const ENCODED_SECRET_MAX = 47 * 7
 
 /** A key value shown as its 12-character prefix, the way key records show it (KEY-02). */
 export function maskKey(value: string): string {
@@ -163,8 +165,10 @@ function decodeRun(run: string): { decoded: string; starts: number[] } {
   let i = 0
   while (i < run.length) {
     starts.push(i)
-    const width = run[i] === '%' ? 3 : run[i] === '\\' ? 6 : 1
-    decoded += width === 1 ? run[i] : String.fromCharCode(parseInt(run.slice(i + (width === 3 ? 1 : 2), i + width), 16))
+    let width = 1
+    if (run[i] === '%') width = 3
+    else if (run[i] === '\\') width = run.indexOf('u', i) - i + 5
+    decoded += width === 1 ? run[i] : String.fromCharCode(parseInt(run.slice(i + width - (width === 3 ? 2 : 4), i + width), 16))
     i += width
   }
   starts.push(run.length)

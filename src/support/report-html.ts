@@ -14,7 +14,7 @@ function esc(text: string): string {
 export const REPORT_STYLE = `
 :root{--fg:#1d1d1f;--muted:#555;--line:#d9d9de;--bg2:#f5f5f7;--pass:#137333;--fail:#b3261e;--known:#7b4a00;--skip:#555}
 *{box-sizing:border-box}
-body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem;color:var(--fg);background:#fff;overflow-wrap:anywhere}
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem;color:var(--fg);background:#fff;overflow-wrap:break-word}
 h1{font-size:1.35rem;margin:.2rem 0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
 pre{background:var(--bg2);padding:.5rem;margin:.3rem 0;overflow:auto;white-space:pre-wrap;max-height:32rem}
@@ -44,12 +44,13 @@ ol.steps{list-style:none;padding-left:0;margin:.3rem 0}ol.steps ol.steps{padding
 .method{font-weight:700}.status{font-weight:700;padding:0 .3rem;border-radius:3px}.s2{background:#dafbe1;color:#0f5323}.s4,.s5{background:#ffebe9;color:#82071e}.s3{background:#eef;color:#223}
 .diff{margin:.3rem 0}.diff .add{background:#dafbe1;color:#0f5323}.diff .del{background:#ffebe9;color:#82071e}.diff pre span{display:inline}
 .legend{font-size:.8rem}.legend span{padding:0 .3rem}
-.scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
-td.id{white-space:nowrap}td.links a{display:inline-block;margin-right:.5rem;white-space:nowrap}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top;overflow-wrap:normal;word-break:normal;hyphens:none}
+td code,td a,td .url,td.url,pre,code{overflow-wrap:anywhere}
+td.id{white-space:nowrap}td.state,td.num,th.num{white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.18),transparent) left/.7rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.18),transparent) right/.7rem 100% no-repeat scroll}td.links a{display:inline-block;margin-right:.5rem;white-space:nowrap}
 .stale-list li{margin:.2rem 0}
 [hidden]{display:none!important}
-@media (max-width:600px){body{padding:.5rem}.bar{display:none}td.text{min-width:12rem}}
+@media (max-width:600px){body{padding:.5rem}.bar{display:none}td.text{min-width:14rem}td.links{min-width:10rem}}
 .totals{display:grid;grid-template-columns:repeat(auto-fill,minmax(110px,1fr));gap:.5rem;margin:.6rem 0}
 .total{border:1px solid var(--line);border-radius:8px;padding:.5rem;text-align:center;background:var(--bg2)}.total .n{display:block;font-size:1.4rem;font-weight:700}
 .badge{display:inline-block;padding:0 .45em;border-radius:4px;font-size:.8rem;font-weight:600;border:1px solid currentColor}

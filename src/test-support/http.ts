@@ -41,7 +41,8 @@ export interface TestSandbox extends RunningSandbox {
 
 export async function startSandbox(options: CreateSandboxOptions = {}): Promise<TestSandbox> {
   const sandbox = await createSandbox(options)
-  const admin: Record<string, string> = options.adminToken ? { 'x-sandbox-admin': options.adminToken } : {}
+  // Every /_sandbox call of a test is the person's, so it carries the token; tests of the door itself override the header.
+  const admin: Record<string, string> = sandbox.adminToken ? { 'x-sandbox-admin': sandbox.adminToken } : {}
   const base = (method: string, path: string, o: CallOptions = {}) =>
     call(sandbox.baseUrl, method, path, { ...o, headers: { ...(path.startsWith('/_sandbox') ? admin : {}), ...o.headers } })
   return Object.assign(sandbox, {

@@ -21,9 +21,9 @@ export interface ServeChild {
 
 const running = new Set<ChildProcess>()
 
-/** Starts `serve` on ephemeral loopback ports with `args` (add `--json` to read the banner). */
-export function spawnServe(args: string[]): ServeChild {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_')))
+/** Starts `serve` on ephemeral loopback ports with `args` (add `--json` to read the banner) and `extraEnv` (e.g. SANDBOX_ADMIN_TOKEN). */
+export function spawnServe(args: string[], extraEnv: Record<string, string> = {}): ServeChild {
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SANDBOX_'))), ...extraEnv }
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--api-port', '0', '--log-level', 'warn', ...args], {
     cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -5,7 +5,7 @@ import { inlineMarkdown } from './markdown.js'
 import { statusOf } from './scenario-view.js'
 
 type RuleState = RuleCoverage['state'] | 'excluded'
-const STATE_CLASS: Record<RuleState, string> = { passing: 'passed', failing: 'failed', 'not run': 'skipped', 'not covered': 'failed', excluded: 'skipped' }
+const STATE_CLASS: Record<RuleState, string> = { passing: 'passed', failing: 'failed', 'not run': 'skipped', 'not applicable': 'skipped', 'not covered': 'failed', excluded: 'skipped' }
 const MARK = { failed: '✗', known: '◐', passed: '✓', skipped: '–', 'not run': '○' } as const
 
 /**
@@ -22,7 +22,7 @@ export function coverageView(run: RunResult): string {
       return `<a href="#${esc(sc.id)}"><span class="mark ${status === 'not run' ? 'skipped' : status}" aria-label="${status}">${MARK[status]}</span>${esc(sc.id)}</a>`
     }).join(' ')
     return `<tr id="rule-${esc(rule.id)}"><td class="id"><strong>${esc(rule.id)}</strong></td><td class="text">${inlineMarkdown(rule.text)}</td>`
-      + `<td class="${STATE_CLASS[state]}">${state}</td><td class="links">${links}</td></tr>`
+      + `<td class="state ${STATE_CLASS[state]}">${state}</td><td class="links">${links}</td></tr>`
   })
   const counts = new Map<RuleState, number>()
   for (const rule of run.coverage.rules) counts.set(stateOf(rule), (counts.get(stateOf(rule)) ?? 0) + 1)
@@ -32,7 +32,7 @@ export function coverageView(run: RunResult): string {
     + `<tbody>${rows.join('')}</tbody></table></div></details>`
 }
 
-/** The run's own rule state (coverage.ts: passing, failing, not run, not covered), or `excluded`. */
+/** The run's own rule state (coverage.ts: passing, failing, not run, not applicable, not covered), or `excluded`. */
 function stateOf(rule: RuleCoverage): RuleState {
   return rule.excluded ? 'excluded' : rule.state
 }

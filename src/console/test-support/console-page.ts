@@ -51,7 +51,9 @@ export async function holdBudgetRaise(sb: RunningSandbox, budget: number, which 
   return { campaign: enabled, auditId: held.body.audit_id! }
 }
 
+/** Signs the page in as a person would (the one-time link from the banner), then opens `view`. */
 export async function openConsole(page: Page, sb: RunningSandbox, view: string) {
+  await page.goto(sb.consoleLink())
   await page.goto(`${sb.baseUrl}/_sandbox/console/#${view}`)
   await page.getByRole('link', { name: /Review queue/ }).waitFor()
 }

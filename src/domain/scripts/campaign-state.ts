@@ -1,12 +1,15 @@
 import type { ScriptContext, ScriptExecutor } from './types.js'
 import { nowIn } from '../workspace-time.js'
-import { str } from './types.js'
+import { optional, str } from './types.js'
+import { campaignInAccount } from '../account-selection.js'
 import type { Campaign, CampaignStatus } from '../model.js'
 import { changeBudget, changeStatus, findCampaign } from '../campaigns.js'
 import { addDays, dateOf } from '../metrics.js'
 
+// The campaign id names its account; an account selection, when sent, must be that one (issue 35).
 function target(ctx: ScriptContext): Campaign {
-  return findCampaign(ctx.deps, ctx.workspace.id, str(ctx, 'campaign_id'))
+  const campaign = findCampaign(ctx.deps, ctx.workspace.id, str(ctx, 'campaign_id'))
+  return campaignInAccount(ctx.deps, campaign, { account_id: optional(ctx, 'account_id'), account_name: optional(ctx, 'account_name') })
 }
 
 /** The fields every campaign write result starts with. */

@@ -5,9 +5,10 @@ import { createCampaign, googleConnection } from '../campaigns.js'
 /** Campaign creation scripts: the campaign is created PAUSED, as the real platform does. */
 function createScript(channel_type: string, bidding: (ctx: ScriptContext) => string): ScriptExecutor {
   return {
+    // The new campaign's budget is gated like a budget change from nothing (GATE-02 sandbox decision).
     preflight(ctx) {
-      googleConnection(ctx.deps, ctx.workspace.id)
-      return {}
+      const { currency } = googleConnection(ctx.deps, ctx.workspace.id)
+      return { budget: { campaign_id: null, current: 0, proposed: ctx.call.values.daily_budget as number, currency } }
     },
     run(ctx) {
       const connection = googleConnection(ctx.deps, ctx.workspace.id)

@@ -4,12 +4,37 @@ import { optional } from './types.js'
 import { campaignRow, listCampaigns, resolveRange } from '../campaign-view.js'
 import type { CampaignRow, DateRange } from '../campaign-view.js'
 import { keepUnchanged, sameRows } from '../kept-values.js'
-import { findCampaign, googleConnection } from '../campaigns.js'
+import { findCampaign } from '../campaigns.js'
+import type { AccountSelection } from '../account-selection.js'
+import { campaignInAccount, selectAccount } from '../account-selection.js'
+import type { DatePreset } from '../date-presets.js'
+import { presetRange } from '../date-presets.js'
+import { SandboxError } from '../errors.js'
 import { addDays, metricsRange, sumMetrics, withTotals } from '../metrics.js'
 import type { DayMetrics } from '../metrics.js'
-import type { Campaign } from '../model.js'
+import type { Campaign, Connection } from '../model.js'
+
+function selectionOf(ctx: ScriptContext): AccountSelection {
+  return { account_id: optional<string>(ctx, 'account_id'), account_name: optional<string>(ctx, 'account_name') }
+}
+
+/** The account a read covers: the selected or only one; a campaign id names its own (issue 35). */
+function accountOf(ctx: ScriptContext): Connection {
+  const id = optional<string>(ctx, 'campaign_id')
+  if (id !== undefined) {
+    const campaign = campaignInAccount(ctx.deps, findCampaign(ctx.deps, ctx.workspace.id, id), selectionOf(ctx))
+    return ctx.deps.store.connections.get(campaign.connection_id) as Connection
+  }
+  return selectAccount(ctx.deps, ctx.workspace.id, selectionOf(ctx))
+}
 
 function rangeOf(ctx: ScriptContext): DateRange {
+  const preset = optional<DatePreset>(ctx, 'date_range')
+  if (preset !== undefined) {
+    const other = ['days', 'start_date', 'end_date', 'date'].find((k) => optional(ctx, k) !== undefined)
+    if (other) throw new SandboxError('INVALID_ARGS', { flag: '--date-range', reason: `cannot be combined with --${other.replace(/_/g, '-')}` })
+    return resolveRange(presetRange(preset, nowIn(ctx.deps, ctx.workspace.id)), nowIn(ctx.deps, ctx.workspace.id))
+  }
   const date = optional<string>(ctx, 'date')
   if (date !== undefined) {
     return resolveRange({ days: optional(ctx, 'days'), start_date: date, end_date: date }, nowIn(ctx.deps, ctx.workspace.id), { days: '--days', start_date: '--date' })
@@ -17,10 +42,10 @@ function rangeOf(ctx: ScriptContext): DateRange {
   return resolveRange({ days: optional(ctx, 'days'), start_date: optional(ctx, 'start_date'), end_date: optional(ctx, 'end_date') }, nowIn(ctx.deps, ctx.workspace.id))
 }
 
-function campaignsOf(ctx: ScriptContext): Campaign[] {
+function campaignsOf(ctx: ScriptContext, account: Connection): Campaign[] {
   const id = optional<string>(ctx, 'campaign_id')
   if (id !== undefined) return [findCampaign(ctx.deps, ctx.workspace.id, id)]
-  return listCampaigns(ctx.deps, ctx.workspace.id)
+  return listCampaigns(ctx.deps, ctx.workspace.id).filter((c) => c.connection_id === account.id)
 }
 
 /** Sums rows of several campaigns per date, one bucket per day of the window (linear in rows). */
@@ -35,24 +60,29 @@ function byDate(rows: DayMetrics[][], range: DateRange): DayMetrics[] {
 const pullGoogleAds: ScriptExecutor = {
   preflight(ctx) {
     rangeOf(ctx)
-    googleConnection(ctx.deps, ctx.workspace.id)
-    campaignsOf(ctx)
+    campaignsOf(ctx, accountOf(ctx))
     return {}
   },
   run(ctx) {
     const now = nowIn(ctx.deps, ctx.workspace.id)
     const range = rangeOf(ctx)
-    const campaigns = campaignsOf(ctx)
+    const connection = accountOf(ctx)
+    const campaigns = campaignsOf(ctx, connection)
     const rows = campaigns.map((c) => metricsRange(c, range.start_date, range.end_date, now))
-    const connection = googleConnection(ctx.deps, ctx.workspace.id)
+    const summary = sumMetrics(rows.flat())
+    const level = optional<string>(ctx, 'level') ?? 'campaign'
     return {
       result: {
         platform: 'google',
         account_id: connection.account_id,
+        account_name: connection.account_name,
         currency: connection.currency,
         date_range: range,
-        summary: sumMetrics(rows.flat()),
-        campaigns: campaigns.map((c, i) => withTotals({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status }, sumMetrics(rows[i]))),
+        level,
+        summary,
+        campaigns: level === 'account'
+          ? [withTotals({ account_id: connection.account_id, account_name: connection.account_name }, summary)]
+          : campaigns.map((c, i) => withTotals({ campaign_id: c.id, campaign_name: c.campaign_name, status: c.status }, sumMetrics(rows[i]))),
         daily: byDate(rows, range),
         truncated: false,
         warnings: [],
@@ -67,13 +97,18 @@ const pullGoogleAds: ScriptExecutor = {
  * is reused whole (`outcomeBody`, `keepUnchanged`).
  */
 const listCampaignsScript: ScriptExecutor = {
+  preflight(ctx) {
+    accountOf(ctx)
+    return {}
+  },
   run(ctx) {
     const now = nowIn(ctx.deps, ctx.workspace.id)
     const status = optional<string>(ctx, 'status')
-    const all = listCampaigns(ctx.deps, ctx.workspace.id, { status })
+    const account = accountOf(ctx)
+    const all = listCampaigns(ctx.deps, ctx.workspace.id, { status }).filter((c) => c.connection_id === account.id)
     const limit = optional<number>(ctx, 'limit') ?? 50
     const result = { platform: 'google', total_campaigns: all.length, date_range: 'LAST_30_DAYS', campaigns: all.slice(0, limit).map((c) => campaignRow(c, now)) }
-    return { result: keepUnchanged(ctx.deps, `list_campaigns|${ctx.workspace.id}|${status}|${limit}`, result, { same: sameListResult }) }
+    return { result: keepUnchanged(ctx.deps, `list_campaigns|${ctx.workspace.id}|${account.id}|${status}|${limit}`, result, { same: sameListResult }) }
   },
 }
 
@@ -87,13 +122,13 @@ function sameListResult(a: ListResult, b: ListResult): boolean {
 const dailySpend: ScriptExecutor = {
   preflight(ctx) {
     rangeOf(ctx)
-    googleConnection(ctx.deps, ctx.workspace.id, optional(ctx, 'account_id'))
+    accountOf(ctx)
     return {}
   },
   run(ctx) {
     const now = nowIn(ctx.deps, ctx.workspace.id)
     const range = rangeOf(ctx)
-    const connection = googleConnection(ctx.deps, ctx.workspace.id, optional(ctx, 'account_id'))
+    const connection = accountOf(ctx)
     const campaigns = listCampaigns(ctx.deps, ctx.workspace.id).filter((c) => c.connection_id === connection.id)
     const days = byDate(campaigns.map((c) => metricsRange(c, range.start_date, range.end_date, now)), range)
     return {

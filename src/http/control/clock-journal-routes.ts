@@ -4,6 +4,7 @@ import type { Route } from '../reply.js'
 import { parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
 import { iso, parseDuration } from '../../domain/durations.js'
+import { expireOverdueReviews } from '../../domain/audit.js'
 import type { VirtualClock } from '../../runtime/virtual-clock.js'
 
 /** The latest instant sandbox time may reach (ISO text cannot render later dates). */
@@ -53,9 +54,12 @@ export function clockJournalRoutes(ctx: AppContext): Route[] {
           const field = body.set === undefined ? 'advance' : 'set'
           throw invalidRequest(`\`${field}\` would move sandbox time outside ${iso(0)} .. ${iso(LATEST)}`, field)
         }
+        // Reviews the clock has passed are expired for good before it moves, and after (GATE-02 review TTL).
+        expireOverdueReviews(ctx.deps)
         if (body.set !== undefined) ctx.clock.set(Date.parse(body.set))
         if (advance !== undefined) ctx.clock.advance(advance)
         if (body.freeze !== undefined) ctx.clock.freeze(body.freeze)
+        expireOverdueReviews(ctx.deps)
         ctx.worlds.saveClock()
         return { body: clockView(ctx.clock) }
       },

@@ -20,6 +20,8 @@ beforeEach(async () => {
 async function call(method: string, url: string, key: string | null, body?: unknown): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (key) headers.authorization = `Bearer ${key}`
+  // The control plane is the person's: its calls carry the sandbox's admin token.
+  if (url.startsWith(`${sandbox.baseUrl}/_sandbox/`)) headers['x-sandbox-admin'] = sandbox.adminToken ?? ''
   const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
   return { status: res.status, body: await res.json() }
 }

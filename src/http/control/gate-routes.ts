@@ -4,8 +4,10 @@ import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
 import { workspaceOr404 } from './limits-routes.js'
 import { defaultPolicy } from '../../domain/policy.js'
+import { checkBlockTools } from '../../domain/tool-blocks.js'
+import { CATALOG } from '../../domain/catalog.js'
 import type { OutboxMail } from '../../domain/model.js'
-import { policySchema } from '../../store/world-file.js'
+import { policySchema } from '../../domain/world-schema.js'
 
 const outboxQuery = z.strictObject({
   workspace_id: z.string().optional(),
@@ -35,6 +37,8 @@ export function gateControlRoutes(ctx: AppContext): Route[] {
       handler: (req) => {
         const body = parseInput(policySchema, req.body)
         const workspace = workspaceOr404(store, param(req, 'id'))
+        // Every entry must block something: a name that matches no write would leave it open.
+        checkBlockTools(body.block_tools, CATALOG)
         // PUT replaces the policy: fields left out take the default, as in a world file.
         const policy = { ...defaultPolicy(), ...body }
         store.workspaces.update(workspace.id, { policy })

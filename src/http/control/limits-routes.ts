@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { param, parseInput } from '../reply.js'
-import { creditsSchema, rateLimitsSchema } from '../../store/world-file.js'
+import { creditsSchema, rateLimitsSchema } from '../../domain/world-schema.js'
 import { creditsView, setCredits } from '../../domain/billing.js'
 import { setRateLimits } from '../../domain/rate-limits.js'
 import { notFound } from '../../domain/errors.js'

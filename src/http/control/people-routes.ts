@@ -5,7 +5,7 @@ import { param, parseInput } from '../reply.js'
 import { addMembership, createUser, createWorkspace, listWorkspaces, removeMembership } from '../../domain/admin.js'
 import { mintKey, publicKey } from '../../domain/keys.js'
 import { notFound } from '../../domain/errors.js'
-import { creditsSchema, policySchema, rateLimitsSchema } from '../../store/world-file.js'
+import { creditsSchema, policySchema, rateLimitsSchema } from '../../domain/world-schema.js'
 import { expiresInDays, scopeName } from '../routes/keys.js'
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, `_` or `-`')

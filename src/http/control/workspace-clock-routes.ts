@@ -4,6 +4,7 @@ import { param, parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
 import { iso, parseDuration } from '../../domain/durations.js'
 import { workspaceOr404 } from './limits-routes.js'
+import { expireOverdueReviews } from '../../domain/audit.js'
 import { clockBody, LATEST } from './clock-journal-routes.js'
 
 /**
@@ -37,7 +38,10 @@ export function workspaceClockRoutes(ctx: AppContext): Route[] {
           const field = set === undefined ? 'advance' : 'set'
           throw invalidRequest(`\`${field}\` would move workspace time outside ${iso(0)} .. ${iso(LATEST)}`, field)
         }
+        // Reviews the clock has passed are expired for good before it moves, and after (GATE-02 review TTL).
+        expireOverdueReviews(ctx.deps)
         clocks.change(workspace.id, { set, advance, freeze: body.freeze })
+        expireOverdueReviews(ctx.deps)
         return { body: view(workspace.id) }
       },
     },
@@ -46,7 +50,10 @@ export function workspaceClockRoutes(ctx: AppContext): Route[] {
       path: '/workspaces/:id/clock',
       handler: (req) => {
         const workspace = workspaceOr404(store, param(req, 'id'))
+        // Back on the sandbox clock may be earlier: what this clock passed stays expired.
+        expireOverdueReviews(ctx.deps)
         clocks.release(workspace.id)
+        expireOverdueReviews(ctx.deps)
         return { body: view(workspace.id) }
       },
     },

@@ -5,7 +5,6 @@ import { param, parseInput } from '../reply.js'
 import { invalidRequest, notFound } from '../../domain/errors.js'
 import { copyWorld, removeWorldCopy } from '../../domain/world-copy.js'
 import { generateCampaigns } from '../../domain/campaigns.js'
-import { loadWorld } from '../../store/world-file.js'
 
 const copyBody = z.strictObject({
   world: z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'must be the name of a shipped world').optional(),
@@ -25,7 +24,7 @@ export function worldCopyRoutes(ctx: AppContext): Route[] {
       path: '/world-copies',
       handler: async (req) => {
         const body = parseInput(copyBody, req.body ?? {})
-        const world = await loadWorld(body.world ?? ctx.deps.store.meta().world).catch((error: Error) => {
+        const world = await ctx.worlds.load(body.world ?? ctx.deps.store.meta().world).catch((error: Error) => {
           throw invalidRequest(`\`world\`: ${error.message}`, 'world')
         })
         const copy = copyWorld(ctx.deps, world, generateCampaigns)

@@ -3,7 +3,6 @@ import type { AppContext } from '../context.js'
 import type { Route } from '../reply.js'
 import { parseInput } from '../reply.js'
 import { invalidRequest } from '../../domain/errors.js'
-import { listWorlds } from '../../store/world-file.js'
 import { TABLE_NAMES } from '../../store/layout.js'
 import { snapshotSchema } from '../../store/snapshot-schema.js'
 import type { Snapshot } from '../../domain/ports.js'
@@ -22,6 +21,9 @@ export function worldRoutes(ctx: AppContext): Route[] {
         const body = parseInput(resetBody, req.body ?? {})
         try {
           const keys = await ctx.worlds.reset(body.world, body.seed)
+          // The journal's exchanges name audit entries and keys of the world just dropped: they go too
+          // (issue 37), so no link points at a record that no longer exists. Sequence numbers keep counting.
+          ctx.journal.clear()
           return { body: { world: ctx.deps.store.meta().world, seed: ctx.deps.store.meta().seed, keys } }
         } catch (error) {
           if (error instanceof Error && !('code' in error)) throw invalidRequest(`\`world\`: ${error.message}`, 'world')
@@ -29,7 +31,7 @@ export function worldRoutes(ctx: AppContext): Route[] {
         }
       },
     },
-    { method: 'get', path: '/worlds', handler: async () => ({ body: { worlds: await listWorlds() } }) },
+    { method: 'get', path: '/worlds', handler: async () => ({ body: { worlds: await ctx.worlds.list() } }) },
     { method: 'get', path: '/state', handler: () => ({ body: ctx.deps.store.snapshot() }) },
     {
       method: 'put',

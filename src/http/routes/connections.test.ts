@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { RunningSandbox } from '../../create-sandbox.js'
 import { createSandbox } from '../../create-sandbox.js'
+import { redeemWindow } from '../connect-page.js'
 
 const T0 = Date.parse('2026-11-23T12:00:00Z')
 let sandbox: RunningSandbox
@@ -116,9 +117,19 @@ describe('using a connect link (CONN-02, CONN-03)', () => {
     expect((await connections()).filter((c) => c.source === 'connect_link')).toHaveLength(status === 201 ? 1 : 0)
   })
 
-  it('100 concurrent uses of one link create exactly one connection', async () => {
+  it('100 concurrent uses of one link create exactly one connection, all held between the check and the redemption', async () => {
     const link = await startLink()
-    const results = await Promise.all(Array.from({ length: 100 }, () => useLink(link.url)))
+    // Every request passes the route's "still pending?" check, then waits until all 100 have, so
+    // they redeem together: a check-then-act race (no re-check in the redemption) would connect 100.
+    let arrived = 0
+    let release = () => {}
+    const together = new Promise<void>((resolve) => (release = resolve))
+    redeemWindow.hold = () => {
+      if (++arrived === 100) release()
+      return together
+    }
+    const results = await Promise.all(Array.from({ length: 100 }, () => useLink(link.url))).finally(() => (redeemWindow.hold = null))
+    expect(arrived).toBe(100)
     const statuses = results.map((r) => r.status)
     expect(statuses.filter((s) => s === 201)).toHaveLength(1)
     expect(statuses.filter((s) => s === 410)).toHaveLength(99)

@@ -37,10 +37,10 @@ const app = {
     const alert = $('alert')
     alert.hidden = false
     alert.dataset.source = 'action'
-    if (error instanceof ApiError && error.code === 'ADMIN_TOKEN_REQUIRED') {
+    if (error instanceof ApiError && (error.code === 'ADMIN_TOKEN_REQUIRED' || error.code === 'ADMIN_TOKEN_RATE_LIMITED')) {
       alert.textContent = token()
-        ? 'The admin token was refused. Enter the token the sandbox was started with (--admin-token).'
-        : 'This sandbox needs an admin token. Enter it above (it is kept in this tab only).'
+        ? 'The admin token was refused. Enter the token the sandbox printed at start (its banner, or .sandbox/state.admin-token).'
+        : 'This sandbox needs an admin token: open the console link the sandbox printed at start, or enter its token above (kept in this tab only).'
     } else {
       alert.textContent = error instanceof ApiError ? `${error.message}${error.code ? ` (${error.code})` : ''}` : String(error?.message ?? error)
     }

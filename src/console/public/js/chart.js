@@ -27,7 +27,8 @@ function metricChart(m, days, partialDate) {
   const peak = days.reduce((a, d) => (d[m.key] > a[m.key] ? d : a), days[0])
   const label = `${m.label} per day: ${m.total === false ? `latest ${m.format(days.at(-1)[m.key])}` : `total ${m.format(total)}`}, highest ${m.format(peak[m.key])} on ${peak.date}`
   const plot = h('div', { class: 'chart-plot', role: 'img', 'aria-label': label })
-  const cell = h('div', { class: 'chart-cell', dataset: { metric: m.key } }, h('h5', {}, m.label, ' ', h('span', { class: 'muted' }, m.total === false ? `now ${m.format(days.at(-1)[m.key])}` : `${m.format(total)} total`)), plot)
+  const cell = h('div', { class: 'chart-cell', dataset: { metric: m.key } },
+    h('h5', {}, m.label, ' ', h('span', { class: 'unit' }, `(${m.unit})`), ' ', h('span', { class: 'muted' }, m.total === false ? `now ${m.format(days.at(-1)[m.key])}` : `${m.format(total)} total`)), plot)
   const xs = days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000)
   const values = days.map((d) => d[m.key])
   const partial = days.at(-1).date === partialDate
@@ -35,10 +36,11 @@ function metricChart(m, days, partialDate) {
   const today = values.map((v, i) => (partial && i >= values.length - 2 ? v : null))
   const opts = {
     width: 300, height: HEIGHT, legend: { show: false }, cursor: { show: false }, select: { show: false },
-    scales: { x: { time: true }, y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    scales: { x: { time: true }, y: { range: (u, min, max) => yRange(m, min, max) } },
     axes: [
       { ...AXIS, values: (u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(5, 10)), space: 48 },
-      { ...AXIS, size: 56, values: (u, splits) => splits.map((s) => m.short(s)) },
+      // The unit on the axis itself (issue 37): `USD per day`, `credits`.
+      { ...AXIS, size: 60, label: m.unit, labelSize: 16, labelFont: AXIS.font, values: (u, splits) => splits.map((s) => m.short(s)) },
     ],
     series: [
       {},
@@ -50,16 +52,28 @@ function metricChart(m, days, partialDate) {
   // uPlot measures nothing itself: size it to its cell once attached, and again when the cell resizes.
   requestAnimationFrame(() => {
     if (!plot.isConnected || !window.uPlot) return
-    const chart = new window.uPlot({ ...opts, width: Math.max(200, plot.clientWidth) }, [xs, done, today], plot)
+    // The drawn y range, for readers of the DOM (tests, tools): the canvas itself holds no text.
+    const hooks = { draw: [(u) => { plot.dataset.yRange = `${u.scales.y.min}..${u.scales.y.max}` }] }
+    const chart = new window.uPlot({ ...opts, hooks, width: Math.max(200, plot.clientWidth) }, [xs, done, today], plot)
     new ResizeObserver(() => plot.clientWidth && chart.setSize({ width: Math.max(200, plot.clientWidth), height: HEIGHT })).observe(plot)
   })
   return cell
 }
 
+/**
+ * The y range: flows (spend, clicks, credits charged) start at 0; a level (the credit balance) is
+ * scaled to the data, so a drop of 7 credits from 1 000 shows as a drop, not a flat line at the top.
+ */
+function yRange(m, min, max) {
+  if (m.total !== false) return [0, max > 0 ? max * 1.1 : 1]
+  const pad = Math.max((max - min) * 0.2, 1)
+  return [Math.max(0, Math.floor(min - pad)), Math.ceil(max + pad)]
+}
+
 function dataTable(days, metrics, partialDate) {
   return h('details', { class: 'chart-data' }, h('summary', {}, 'Data table'),
     h('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': 'Chart data' }, h('table', { class: 'compact' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), metrics.map((m) => h('th', { scope: 'col', class: 'num' }, m.label)))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), metrics.map((m) => h('th', { scope: 'col', class: 'num' }, `${m.label} (${m.unit})`)))),
       h('tbody', {}, days.map((d) => h('tr', {}, h('td', {}, d.date === partialDate ? `${d.date} (partial)` : d.date), metrics.map((m) => h('td', { class: 'num' }, m.format(d[m.key])))))))))
 }
 
@@ -69,15 +83,15 @@ const count = (v) => Math.round(v).toLocaleString('en-US')
 /** The four campaign metrics, spend in `currency`. */
 export function campaignMetrics(currency) {
   return [
-    { key: 'cost', label: 'Spend', color: '#2f6fdd', format: (v) => money(v, currency), short: compact },
-    { key: 'impressions', label: 'Impressions', color: '#6f42c1', format: count, short: compact },
-    { key: 'clicks', label: 'Clicks', color: '#c2410c', format: count, short: compact },
-    { key: 'conversions', label: 'Conversions', color: '#116329', format: (v) => (+v.toFixed(2)).toLocaleString('en-US'), short: compact },
+    { key: 'cost', label: 'Spend', unit: `${currency} per day`, color: '#2f6fdd', format: (v) => money(v, currency), short: compact },
+    { key: 'impressions', label: 'Impressions', unit: 'impressions per day', color: '#6f42c1', format: count, short: compact },
+    { key: 'clicks', label: 'Clicks', unit: 'clicks per day', color: '#c2410c', format: count, short: compact },
+    { key: 'conversions', label: 'Conversions', unit: 'conversions per day', color: '#116329', format: (v) => (+v.toFixed(2)).toLocaleString('en-US'), short: compact },
   ]
 }
 
 /** Credits: the balance at each day's end (a level, not summed) and what was charged that day. */
 export const creditMetrics = [
-  { key: 'balance', label: 'Credit balance', color: '#0a58ca', format: count, short: compact, total: false },
-  { key: 'charged', label: 'Credits charged', color: '#a40e26', format: count, short: compact },
+  { key: 'balance', label: 'Credit balance', unit: 'credits at day end', color: '#0a58ca', format: count, short: count, total: false },
+  { key: 'charged', label: 'Credits charged', unit: 'credits per day', color: '#a40e26', format: count, short: compact },
 ]

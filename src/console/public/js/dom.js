@@ -1,5 +1,8 @@
 // Small DOM helpers. Data is always set as text, never parsed as HTML.
 
+/** The console's one money format (money.js): Intl, the account currency, a real minus sign. */
+export { money, signedMoney } from './money.js'
+
 /** Creates an element: h('button', {type: 'button', onclick}, 'Approve'). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag)
@@ -65,15 +68,6 @@ export function duration(ms) {
   if (d > 0) return `${d}d ${hr}h ${String(m).padStart(2, '0')}m`
   if (hr > 0) return `${hr}h ${String(m).padStart(2, '0')}m ${String(ss).padStart(2, '0')}s`
   return `${m}m ${String(ss).padStart(2, '0')}s`
-}
-
-export function money(amount, currency) {
-  if (amount === null || amount === undefined) return '—'
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency || 'USD', signDisplay: 'auto' }).format(amount)
-  } catch {
-    return `${amount} ${currency ?? ''}`.trim()
-  }
 }
 
 /** JSON in a box that scrolls when long: focusable and named, so a keyboard can scroll it too. */

@@ -7,12 +7,13 @@ export interface ConsoleTranscript {
   totals: Record<'attempted' | 'executed' | 'held' | 'blocked' | 'approved' | 'rejected' | 'expired' | 'pending' | 'failed', number>
   budget_changes: Array<{
     audit_id: string; at: string; campaign_id: string | null; before: number | null; after: number | null
-    requested: number | null; delta: number | null; currency: string | null; status: string
+    requested: number | null; delta: number | null; currency: string | null; status: string; campaign_name?: string | null
   }>
   budget_delta_by_currency: Record<string, number>
   credits: CreditTotals & { reads: CreditTotals; writes: CreditTotals }
   reads: Array<{ script: string; calls: number; credits: number }>
-  writes: Array<{ id: string; at: string; workspace_id: string; key_prefix: string; surface?: string; script: string; args?: unknown; operation?: string; decision: string; status: string; reason: string | null; credits: number; review?: unknown }>
+  writes: Array<{ id: string; at: string; workspace_id: string; key_prefix: string; surface?: string; script: string; args?: unknown; operation?: string; decision: string; status: string; reason: string | null; credits: number; review?: unknown
+    campaign_name?: string | null; key_name?: string | null; user_name?: string | null }>
 }
 
 export interface CreditTotals { charged: number; refunded: number; net: number }

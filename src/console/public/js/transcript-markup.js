@@ -1,8 +1,9 @@
 // The agent safety transcript's markup, one renderer for two hosts: the console's transcript view
 // turns the tree into DOM nodes (data set as text, never parsed as HTML), and the rehearsal
 // scorecard (src/rehearse/html-report.ts, in Node) serializes it to HTML. Pure: no DOM, no fetch.
-import { money, when } from './dom.js'
-import { decisionLabel, statusLabel } from './words.js'
+import { when } from './dom.js'
+import { money, signedMoney } from './money.js'
+import { decisionLabel, statusLabel, surfaceLabel } from './words.js'
 
 export const TOTALS = [['attempted', 'Writes attempted'], ['executed', 'Executed'], ['held', 'Held for review'], ['blocked', 'Blocked'], ['approved', 'Approved'], ['rejected', 'Rejected'], ['expired', 'Expired unreviewed'], ['pending', 'Waiting for review']]
 
@@ -17,7 +18,6 @@ const empty = (text) => el('p', { class: 'empty' }, text)
 const time = (isoText) => (isoText ? el('time', { datetime: isoText }, when(isoText)) : '—')
 const scrollRegion = (label, child) => el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label }, child)
 const num = (v) => el('span', { class: 'num' }, String(v))
-const signed = (d, cur) => `${d > 0 ? '+' : ''}${money(d, cur)}`
 
 /** The transcript object of `GET /_sandbox/console/transcript` as a list of element trees. */
 export function transcriptTree(t) {
@@ -27,7 +27,7 @@ export function transcriptTree(t) {
     el('div', { class: 'totals' }, TOTALS.map(([k, label]) => el('div', { class: 'total', dataset: { total: k } }, el('span', { class: 'n' }, t.totals[k]), el('span', {}, label)))),
     el('div', { class: 'panels' },
       el('section', { class: 'panel' }, el('h3', {}, 'Budget change (executed)'),
-        deltas.length ? el('ul', {}, deltas.map(([cur, d]) => el('li', { class: 'big' }, `${signed(d, cur)} / day`))) : empty('No executed budget changes.')),
+        deltas.length ? el('ul', {}, deltas.map(([cur, d]) => el('li', { class: 'big' }, `${signedMoney(d, cur)} / day`))) : empty('No executed budget changes.')),
       el('section', { class: 'panel', dataset: { credits: c.net } }, el('h3', {}, 'Credits'),
         el('p', { class: 'big' }, `${c.net} credits spent`),
         el('p', {}, `${c.reads.net} on reads + ${c.writes.net} on writes`),
@@ -35,10 +35,21 @@ export function transcriptTree(t) {
     budgetTable(t.budget_changes),
     table('Reads (credits by script)', ['Script', 'Calls', 'Credits'], t.reads.map((r) => [r.script, num(r.calls), num(r.credits)]),
       ['Reads total', num(t.reads.reduce((a, r) => a + r.calls, 0)), num(c.reads.net)], 'No charged reads in this window.'),
-    table('Writes', ['Time', 'Key', 'Script', 'Gate', 'Outcome', 'Credits', 'Reason'], t.writes.map((w) => [time(w.at), el('code', {}, `${w.key_prefix}…`), w.script,
+    table('Writes', ['Time', 'Asked by', 'What', 'Gate', 'Outcome', 'Credits', 'Reason'], t.writes.map((w) => [time(w.at), askedBy(w), what(w),
       badge(decisionLabel(w.decision), w.decision), badge(statusLabel(w.status), w.status), num(w.credits), w.reason]),
       ['Writes total', '', '', '', '', num(c.writes.net), ''], 'No writes in this window.'),
   ].filter(Boolean)
+}
+
+// Who asked, by key name and the key's user, and through which surface, in words (issue 37).
+function askedBy(w) {
+  const key = w.key_name ? `key “${w.key_name}”` : 'key'
+  return [key, ' ', el('code', {}, `${w.key_prefix}…`), w.user_name ? ` (issued to ${w.user_name})` : '', w.surface ? el('span', { class: 'muted' }, ` via ${surfaceLabel(w.surface)}`) : null]
+}
+
+// The script and, for a campaign write, the campaign's name.
+function what(w) {
+  return [el('span', { class: 'script' }, w.script), w.campaign_name ? ` “${w.campaign_name}”` : '']
 }
 
 function table(caption, headers, rows, footer, none) {
@@ -53,9 +64,9 @@ function budgetTable(changes) {
   if (!changes.length) return null
   return scrollRegion('Budget writes', el('table', { class: 'compact' }, el('caption', {}, 'Budget writes'),
     el('thead', {}, el('tr', {}, ['Time', 'Campaign', 'Before', 'Requested', 'After', 'Change', 'Outcome'].map((x) => el('th', { scope: 'col' }, x)))),
-    el('tbody', {}, changes.map((b) => el('tr', {}, el('td', {}, time(b.at)), el('td', {}, el('code', {}, b.campaign_id ?? '—')),
+    el('tbody', {}, changes.map((b) => el('tr', {}, el('td', {}, time(b.at)), el('td', {}, b.campaign_name ? [`“${b.campaign_name}” `, el('code', {}, b.campaign_id)] : el('code', {}, b.campaign_id ?? '—')),
       el('td', { class: 'num' }, money(b.before, b.currency)), el('td', { class: 'num' }, money(b.requested, b.currency)), el('td', { class: 'num' }, money(b.after, b.currency)),
-      el('td', { class: 'num' }, b.delta === null ? '—' : signed(b.delta, b.currency)), el('td', {}, badge(statusLabel(b.status), b.status)))))))
+      el('td', { class: 'num' }, b.delta === null ? '—' : signedMoney(b.delta, b.currency)), el('td', {}, badge(statusLabel(b.status), b.status)))))))
 }
 
 // Attribute order and escaping as a browser serializes (`outerHTML`), so both hosts give the same text.

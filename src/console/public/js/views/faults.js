@@ -37,11 +37,47 @@ export function render(main, app) {
 }
 
 function ruleElement(rule) {
-  const conditions = Object.entries(rule.match).map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  const conditions = Object.entries(rule.match).flatMap(([k, v]) => conditionWords(k, v))
   return h('details', { class: 'entry' },
     h('summary', {}, h('code', {}, rule.id), ' ', badge(rule.exhausted ? 'spent' : 'active', rule.exhausted ? 'expired' : 'pending_review'), ' ',
-      conditions.length ? conditions.join(' · ') : 'every request', h('span', { class: 'muted' }, ` — ${rule.hits} hit${rule.hits === 1 ? '' : 's'}`)),
+      h('strong', {}, conditions.length ? `When ${conditions.join(' and ')}` : 'Every request'), ': ', answers(rule),
+      h('span', { class: 'muted' }, ` — ${usesLeft(rule)}; used ${rule.hits} time${rule.hits === 1 ? '' : 's'}`)),
     json(rule, `Fault rule ${rule.id}`))
+}
+
+/** A match condition in words: `script update_campaign_budget`, `--daily-budget 99999`, `on the api host`. */
+function conditionWords(name, value) {
+  if (name === 'flags') return Object.entries(value).map(([flag, v]) => (v === true ? `${flag} is given` : `${flag} is ${v}`))
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  const words = { method: `method ${text}`, host: `on the ${text} host`, path: `path ${text}`, script_name: `script ${text}`, key_prefix: `key ${text}…`,
+    workspace_id: `workspace ${text}`, mcp_tool: `MCP tool ${text}` }
+  return [words[name] ?? `${name.replace(/_/g, ' ')} ${text}`]
+}
+
+/** What one step answers, in words: `answers 429 RATE_LIMITED`, `waits 2000 ms, then answers normally`. */
+function stepWords(step) {
+  const code = step.body && typeof step.body === 'object' && typeof step.body.code === 'string' ? ` ${step.body.code}` : ''
+  const wait = step.delay_ms ? `waits ${step.delay_ms} ms, then ` : ''
+  if (step.drop) return `${wait}drops the connection`
+  if (step.pass || step.status === undefined) return `${wait}answers normally`
+  return `${wait}answers ${step.status}${code}`
+}
+
+/** The steps still to come, from the cursor on (issue 37: a fault says what it answers, not only `1 hit`). */
+function answers(rule) {
+  const steps = rule.steps ?? []
+  const from = rule.cursor?.step ?? 0
+  if (rule.exhausted || from >= steps.length) return 'answers normally again (every use spent)'
+  return steps.slice(from).map((step, i) => `${stepWords(step)}${step.times === null ? ' every time' : ` ×${i === 0 ? step.times - (rule.cursor?.used ?? 0) : step.times}`}`).join(', then ')
+}
+
+/** `2 uses left`, `unlimited uses`, `no uses left`. */
+function usesLeft(rule) {
+  const steps = (rule.steps ?? []).slice(rule.cursor?.step ?? 0)
+  if (rule.exhausted || steps.length === 0) return 'no uses left'
+  if (steps.some((s) => s.times === null)) return 'unlimited uses'
+  const left = steps.reduce((n, s, i) => n + s.times - (i === 0 ? rule.cursor?.used ?? 0 : 0), 0)
+  return `${left} use${left === 1 ? '' : 's'} left`
 }
 
 function missElement(miss) {

@@ -23,8 +23,17 @@ export function render(main, app) {
   const body = h('tbody')
   table.append(body)
   const note = h('p', { class: 'muted' })
+  // Collapsible filters (issue 37): open on a wide screen, closed on a phone so the first row shows
+  // without scrolling past seven fields; the summary counts the filters in use.
+  const filterCount = h('span', { class: 'muted' })
+  const filterBox = h('details', { class: 'filter-box', open: !matchMedia('(max-width: 640px)').matches },
+    h('summary', {}, 'Filters ', filterCount), form)
+  form.addEventListener('input', () => {
+    const used = [...new FormData(form).values()].filter((v) => String(v).trim() !== '').length
+    filterCount.textContent = used ? `(${used} in use)` : ''
+  })
   mount(main, h('h2', {}, 'Request journal'), h('p', { class: 'lede' }, 'What clients actually sent and received (the control plane is not recorded). Key values appear as 12-character prefixes; dispatcher calls show their script and link to the audit entry they produced.'),
-    form, note, scrollRegion('Recorded exchanges (scrolls sideways on narrow screens)', table))
+    filterBox, note, scrollRegion('Recorded exchanges (scrolls sideways on narrow screens)', table))
   let since = 0
   let shown = 0
 

@@ -2,9 +2,9 @@
 // A decision never lands focus on another decision: focus moves to the next card's heading, and an
 // approval that can raise spend first asks a question whose default button is Cancel.
 import { post } from '../api.js'
-import { badge, duration, empty, field, h, mount, time } from '../dom.js'
-import { explain } from '../words.js'
-import { confirmSpend } from '../confirm.js'
+import { badge, duration, empty, field, h, money, mount, time } from '../dom.js'
+import { explain, surfaceLabel } from '../words.js'
+import { confirmRemoval, confirmSpend } from '../confirm.js'
 
 const REVIEWER_KEY = 'adops-sandbox.reviewer'
 
@@ -29,7 +29,9 @@ export function render(main, app) {
       return
     }
     if (busy) return
-    if (action === 'approve' && entry.effect?.confirm && !(await confirmSpend(entry))) {
+    // Spending money and removing a campaign (it cannot be enabled again) ask first; Cancel is the default.
+    const ask = action !== 'approve' ? null : entry.effect?.confirm ? confirmSpend : entry.operation === 'remove' ? confirmRemoval : null
+    if (ask && !(await ask(entry))) {
       app.say(`Not approved: ${entry.script} (${entry.id}) is still waiting.`)
       el.querySelector('h3').focus()
       return
@@ -63,15 +65,15 @@ export function render(main, app) {
         fx.raises_spend ? badge('can raise spend', 'hold') : null),
       h('p', { class: 'effect' }, fx.summary ?? ''),
       h('dl', { class: 'facts' },
-        c ? [h('dt', {}, 'Campaign'), h('dd', {}, `${c.name} `, h('span', { class: 'muted' }, `(${c.id}) · ${c.status.toLowerCase()} · ${c.daily_budget.toFixed(2)} ${c.currency}/day now`))] : null,
+        c ? [h('dt', {}, 'Campaign'), h('dd', {}, `${c.name} `, h('span', { class: 'muted' }, `(${c.id}) · ${c.status.toLowerCase()} · ${money(c.daily_budget, c.currency)}/day now`))] : null,
         h('dt', {}, 'Arguments'), h('dd', {}, h('code', { class: 'args' }, entry.args.join(' ') || '(none)')),
         h('dt', {}, 'Why held'), h('dd', {}, entry.reason, ' ', h('span', { class: 'muted' }, `(rule ${entry.rule})`), explain(entry.explanation)),
-        h('dt', {}, 'Asked by'), h('dd', {}, `${entry.user_name} · key “${entry.key_name ?? '?'}” `, h('code', {}, `${entry.key_prefix}…`), ` · via ${entry.surface} · `, time(entry.at)),
+        h('dt', {}, 'Asked by'), h('dd', {}, `key “${entry.key_name ?? '?'}” `, h('code', {}, `${entry.key_prefix}…`), ` (issued to ${entry.user_name}) · via ${surfaceLabel(entry.surface)} · `, time(entry.at)),
         h('dt', {}, 'Workspace'), h('dd', {}, entry.workspace_name ?? entry.workspace_id),
         h('dt', {}, 'Cost'), h('dd', {}, entry.cost === null ? '—' : `${entry.cost} credits, charged on approval`),
         h('dt', {}, 'Expires'), h('dd', {}, countdown, entry.expires_at ? [' (', time(entry.expires_at), ')'] : null)),
       h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${label}`, onclick: () => decide(entry, 'approve', el) }, fx.raises_spend ? 'Approve…' : 'Approve'),
+        h('button', { type: 'button', class: 'approve', 'aria-label': `Approve ${label}`, onclick: () => decide(entry, 'approve', el) }, fx.raises_spend || entry.operation === 'remove' ? 'Approve…' : 'Approve'),
         h('button', { type: 'button', class: 'reject danger', 'aria-label': `Reject ${label}`, onclick: () => decide(entry, 'reject', el) }, 'Reject')))
   }
 

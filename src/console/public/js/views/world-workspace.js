@@ -52,13 +52,13 @@ function performance(ws, app) {
   return section
 }
 
-function policyList(p) {
+function policyList(p, currency) {
   const hours = p.operating_hours ? `${p.operating_hours.days.join(', ')} ${p.operating_hours.start}–${p.operating_hours.end} ${p.operating_hours.timezone}` : 'any time'
   return h('dl', { class: 'facts' },
     h('dt', {}, 'Held for review'), h('dd', {}, p.hold.length ? p.hold.join(', ') : 'nothing'),
     h('dt', {}, 'Blocked tools'), h('dd', {}, p.block_tools.length ? p.block_tools.join(', ') : 'none'),
     h('dt', {}, 'Operating hours'), h('dd', {}, hours),
-    h('dt', {}, 'Max daily budget'), h('dd', {}, p.limits.max_daily_budget ?? 'no limit'),
+    h('dt', {}, 'Max daily budget'), h('dd', {}, p.limits.max_daily_budget == null ? 'no limit' : money(p.limits.max_daily_budget, currency)),
     h('dt', {}, 'Max budget increase'), h('dd', {}, p.limits.max_budget_increase_pct === null ? 'no limit' : `${p.limits.max_budget_increase_pct}%`),
     h('dt', {}, 'Hold increases above'), h('dd', {}, p.hold_budget_increase_pct === null ? '—' : `${p.hold_budget_increase_pct}%`),
     h('dt', {}, 'Review expires after'), h('dd', {}, `${p.review_ttl_hours} h`))
@@ -90,7 +90,7 @@ export function workspaceSection(ws, world, app) {
       h('section', { class: 'panel' }, h('h4', {}, 'Credits'),
         h('p', { class: 'big', 'data-credits': ws.credits.balance }, `${ws.credits.balance} credits`),
         h('p', {}, ws.credits.payment_method ? 'Payment method on file' : 'No payment method (launches answer 402)')),
-      h('section', { class: 'panel' }, h('h4', {}, 'Safety policy'), policyList(ws.policy))),
+      h('section', { class: 'panel' }, h('h4', {}, 'Safety policy'), policyList(ws.policy, ws.connections[0]?.currency ?? ws.campaigns[0]?.currency))),
     table('Campaigns', ['Name', 'Id', 'Status', 'Daily budget', 'Channel', 'Chart'], campaigns),
     perf,
     table('Members', ['Name', 'E-mail', 'Role', 'Status'], ws.members.map((m) => [m.name, m.email, m.role, m.status])),

@@ -2,6 +2,7 @@
 import { get, post } from '../api.js'
 import { field, h, mount, select, when } from '../dom.js'
 import { workspaceSection } from './world-workspace.js'
+import { confirmAction } from '../confirm.js'
 
 const STEPS = [['31m', '+31 min'], ['1h', '+1 hour'], ['1d', '+1 day'], ['3d', '+3 days']]
 
@@ -12,7 +13,6 @@ export function render(main, app) {
   const custom = h('input', { name: 'advance', placeholder: '2h30m', size: 8, spellcheck: 'false' })
   const worldSelect = select('world', [['default', 'default']])
   const seed = h('input', { name: 'seed', inputmode: 'numeric', size: 6, placeholder: 'world’s' })
-  const confirmBox = h('div', { class: 'confirm', hidden: true, role: 'group', 'aria-label': 'Confirm reset' })
   let frozen = false
 
   async function clock(change, what) {
@@ -34,24 +34,27 @@ export function render(main, app) {
   })
   freeze.addEventListener('click', () => void clock({ freeze: !frozen }, frozen ? 'Clock running' : 'Clock frozen'))
 
-  const resetButton = h('button', { type: 'button', class: 'danger', 'aria-expanded': 'false' }, 'Reset world…')
-  resetButton.addEventListener('click', () => {
-    confirmBox.hidden = false
-    resetButton.setAttribute('aria-expanded', 'true')
-    confirmBox.querySelector('button').focus()
+  // Reset drops everything and cannot be undone: a dialog names what goes, and Cancel is its default (issue 37).
+  const resetButton = h('button', { type: 'button', class: 'danger', 'aria-haspopup': 'dialog' }, 'Reset world…')
+  resetButton.addEventListener('click', async () => {
+    const body = { world: worldSelect.value, ...(seed.value.trim() ? { seed: Number(seed.value) } : {}) }
+    const audit = await get('/audit?limit=1').catch(() => null)
+    const entries = audit?.total === undefined || audit?.total === null ? 'every audit entry' : `${audit.total} audit entr${audit.total === 1 ? 'y' : 'ies'}`
+    const ok = await confirmAction({
+      title: 'Reset the world?',
+      question: `Drops all state — ${entries}, every held write waiting for review, campaign changes, keys created since, credits used and the request journal — and loads world “${body.world}”${body.seed === undefined ? '' : ` with seed ${body.seed}`}. This cannot be undone.`,
+      detail: 'The sandbox clock returns to wall time. Agents holding keys created since the last reset lose them.',
+      action: 'Reset and drop everything',
+    })
+    if (ok) await reset(body)
+    else app.say('Not reset: nothing changed.')
+    resetButton.focus()
   })
-  const cancel = () => ((confirmBox.hidden = true), resetButton.setAttribute('aria-expanded', 'false'), resetButton.focus())
-  mount(confirmBox,
-    h('p', {}, 'This drops all state (audit, campaigns, keys created since) and loads the world again. The sandbox clock returns to wall time.'),
-    h('button', { type: 'button', class: 'danger', onclick: () => void reset() }, 'Confirm reset'), ' ',
-    h('button', { type: 'button', class: 'secondary', onclick: cancel }, 'Cancel'))
 
-  async function reset() {
+  async function reset(body) {
     try {
-      const body = { world: worldSelect.value, ...(seed.value.trim() ? { seed: Number(seed.value) } : {}) }
       const res = await post('/reset', body)
-      app.say(`Reset: world ${res.world}, seed ${res.seed}.`)
-      cancel()
+      app.say(`Reset: world ${res.world}, seed ${res.seed}; the audit and the request journal start empty.`)
       await app.refresh()
       await load()
     } catch (error) {
@@ -70,8 +73,7 @@ export function render(main, app) {
         advanceForm),
       h('section', { class: 'panel', 'aria-labelledby': 'reset-h' },
         h('h3', { id: 'reset-h' }, 'Reset'),
-        h('div', { class: 'inline' }, field('World', worldSelect), field('Seed', seed), resetButton),
-        confirmBox)),
+        h('div', { class: 'inline' }, field('World', worldSelect), field('Seed', seed), resetButton))),
     body)
 
   // The reset form offers the loaded world until the person picks another one.

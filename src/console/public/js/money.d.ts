@@ -1,0 +1,3 @@
+// Types for money.js, so the server (src/console/write-effect.ts) and the scorecard format money as the console does.
+export function money(amount: number | null | undefined, currency?: string | null): string
+export function signedMoney(delta: number | null | undefined, currency?: string | null): string
