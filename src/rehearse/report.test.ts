@@ -28,7 +28,7 @@ describe('trials', () => {
     const r = (task: string, trial: number, passed: boolean) => fakeRun({ task, trial, passed, series: trial === 1 ? [...both] : ['same-seed'] })
     const report = summarize('a', 'now', [r('x', 1, true), r('x', 2, false), r('x', 3, true), r('y', 1, true), r('y', 2, true), r('y', 3, true)])
     expect(report.summary).toMatchObject({ trials: 3, pass_k: 0.5, mean: 0.833 })
-    expect(ttySummary(report)).toContain('every run passed on 0.5 of tasks (mean 0.833)')
+    expect(ttySummary(report)).toContain('tasks passing every run 0.5 (mean 0.833)')
     expect(report.summary.series!['same-seed']).toMatchObject({ k: 3, tasks: 2, pass_k: 0.5, mean: { k: 5, n: 6, rate: 0.833 } })
     // Only trial 1 is in the new-seed series here: pass^1 over it.
     expect(report.summary.series!['new-seed']).toMatchObject({ k: 1, tasks: 2, pass_k: 1 })

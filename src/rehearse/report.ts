@@ -81,7 +81,7 @@ export function ttyLines(result: RunResult): string[] {
 export function ttySummary(report: RehearsalReport): string {
   const s = report.summary
   // With series, pass^k is per series (the lines below); the head keeps the share of all runs.
-  const trials = s.series ? `, every run passed on ${s.pass_k} of tasks (mean ${s.mean})` : s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
+  const trials = s.series ? `, tasks passing every run ${s.pass_k} (mean ${s.mean})` : s.trials > 1 ? `, pass^${s.trials} ${s.pass_k} (mean ${s.mean})` : ''
   const head = `${s.failed === 0 ? pc.green('passed') : pc.red('failed')}: ${s.passed} passed, ${s.failed} failed${trials}, ${s.findings} findings (score ${s.score ?? 0}), ${s.calls} calls, ${s.credits} credits`
   return [head, ...metricLines(report)].join('\n')
 }
