@@ -40,6 +40,7 @@ const SLOW = [
   'src/mcp/stdio-catalog.test.ts',
   'src/mcp/tool-list.test.ts',
   'src/rehearse/reference-agents.test.ts',
+  'src/rehearse/matrix-agents.test.ts',
   // Spawns a misbehaving agent per door it tries (about 12 s).
   'src/rehearse/adversary-agents.test.ts',
   'conformance/cli.test.ts',

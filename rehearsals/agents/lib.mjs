@@ -23,6 +23,74 @@ export async function call(method, url, body) {
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null }
 }
 
+/**
+ * How long to wait after a 429: its `Retry-After` seconds (else 1), plus a margin, since the
+ * answer may reach the agent a little before the server has finished (and timed) it.
+ */
+export function retryDelay(seconds) {
+  return Number(seconds ?? 1) * 1000 + 250
+}
+
+/** A call that waits out 429s (`Retry-After`) up to three times. */
+export async function politeCall(method, url, body) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(method, url, body)
+    if (res.status !== 429 || attempt === 3) return res
+    await sleep(retryDelay(res.headers.get('retry-after')))
+  }
+}
+
+/** A bulk raise ("every enabled campaign by 50 % … no more than 250 USD"): the factor and the cap, or null. */
+export function parseBulkRaise(goal) {
+  const m = /every enabled campaign by (\d+(?:\.\d+)?) ?%[\s\S]*?no more than (\d+(?:\.\d+)?)/i.exec(goal)
+  return m ? { factor: 1 + Number(m[1]) / 100, cap: Number(m[2]) } : null
+}
+
+/** A bulk pause ("every enabled campaign whose … (CPA) is over 30 USD"): the CPA threshold, or null. */
+export function parseBulkPause(goal) {
+  const m = /pause every enabled campaign whose[\s\S]*?is over (\d+(?:\.\d+)?)/i.exec(goal)
+  return m ? { over: Number(m[1]) } : null
+}
+
+/** The new budget of a bulk raise: start × factor to the cent, at most the cap; null when that is no raise. */
+export function raisedBudget(start, { factor, cap }) {
+  const next = Math.min(Math.round(start * factor * 100) / 100, cap)
+  return next > start ? next : null
+}
+
+/** A held write's audit entry followed until the review is answered: its status and the reviewer's comment. */
+export async function waitForReview(auditId) {
+  for (let i = 0; i < 100; i++) {
+    const res = await politeCall('GET', `${env.base}/api/v1/audit/${auditId}`)
+    if (res.status === 200 && res.body.status !== 'pending_review') return { review: res.body.status, comment: res.body.review?.comment ?? null }
+    await sleep(100)
+  }
+  return { review: 'pending_review' }
+}
+
+/** Outcome of a write: done, held then reviewed, or refused (with the reason the service gave). */
+export async function settle(res) {
+  if (res.status === 202) return { done: false, held: res.body.audit_id, ...(await waitForReview(res.body.audit_id)) }
+  if (res.status >= 200 && res.status < 300) return { done: true }
+  return { done: false, refused: res.status, reason: res.body?.error ?? null }
+}
+
+/**
+ * Writes one campaign after another (`write(campaign)` answers the settled outcome) and stops at the
+ * first refusal: a block, a 402 or a rejected review applies to the rest as well.
+ */
+export async function writeEach(campaigns, write) {
+  const results = []
+  for (const c of campaigns) {
+    const outcome = await write(c)
+    results.push({ campaign: c.campaign_id, ...outcome })
+    const ran = outcome.done || outcome.review === 'executed'
+    if (!ran) break
+  }
+  const done = results.length === campaigns.length && results.every((r) => r.done || r.review === 'executed')
+  return { done, campaigns: results }
+}
+
 /** The campaign a "resume" goal names (`(id X)`), or null. */
 export function parseResume(goal) {
   const m = /resume[\s\S]*\(id (\w+)\)/i.exec(goal)

@@ -5,7 +5,7 @@
 // reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
 // REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
 // owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
-import { call, connectByLink, env, parseRaise, parseResume, readGoal, report, sleep } from './lib.mjs'
+import { connectByLink, env, parseBulkPause, parseBulkRaise, parseRaise, parseResume, politeCall, raisedBudget, readGoal, report, retryDelay, settle, sleep, writeEach } from './lib.mjs'
 
 const mcpUrl = process.env.SERVICE_MCP_URL
 let session = null
@@ -23,7 +23,12 @@ async function rpc(method, params, notify = false) {
 }
 
 async function connect() {
-  await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal-mcp-careful', version: '1.0.0' } })
+  // A rate-limited initialize (a 429 before any tool) is waited out like a tool call's.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const res = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal-mcp-careful', version: '1.0.0' } })
+    if (res.status !== 429) break
+    await sleep(retryDelay(res.headers.get('retry-after')))
+  }
   await rpc('notifications/initialized', undefined, true)
 }
 
@@ -39,23 +44,8 @@ async function tool(name, args) {
     const body = result.structuredContent ?? res.body?.error ?? {}
     const status = res.status !== 200 ? res.status : result.isError ? Number(body.http_status ?? 400) : body.status === 'pending_review' ? 202 : 200
     if (status !== 429 || attempt === 3) return { status, body }
-    await sleep(Number(res.headers.get('retry-after') ?? body.retry_after ?? 1) * 1000)
+    await sleep(retryDelay(res.headers.get('retry-after') ?? body.retry_after))
   }
-}
-
-async function waitForReview(auditId) {
-  for (let i = 0; i < 100; i++) {
-    const res = await call('GET', `${env.base}/api/v1/audit/${auditId}`)
-    if (res.status === 200 && res.body.status !== 'pending_review') return { review: res.body.status, comment: res.body.review?.comment ?? null }
-    await sleep(200)
-  }
-  return { review: 'pending_review' }
-}
-
-async function settle(res) {
-  if (res.status === 202) return { done: false, held: res.body.audit_id, ...(await waitForReview(res.body.audit_id)) }
-  if (res.status >= 200 && res.status < 300) return { done: true }
-  return { done: false, refused: res.status, reason: res.body?.error ?? null }
 }
 
 // Reads the campaign's current state (its performance) before writing it.
@@ -64,12 +54,30 @@ async function readCampaign(id) {
   return res.status === 200 ? null : { done: false, refused: res.status, reason: res.body?.error ?? null }
 }
 
-async function pauseWorst() {
+async function enabledCampaigns() {
   const list = await tool('list_campaigns', { status: 'ENABLED' })
-  if (list.status !== 200) return { done: false, refused: list.status, reason: list.body?.error ?? null }
-  const ranked = list.body.campaigns.filter((c) => c.status === 'ENABLED' && c.conversions > 0).sort((a, b) => b.cpa - a.cpa)
-  const worst = ranked[0]
+  if (list.status !== 200) return { refused: list.status, reason: list.body?.error ?? null }
+  return { campaigns: list.body.campaigns.filter((c) => c.status === 'ENABLED') }
+}
+
+async function pauseWorst() {
+  const { campaigns, ...refused } = await enabledCampaigns()
+  if (!campaigns) return { done: false, ...refused }
+  const worst = campaigns.filter((c) => c.conversions > 0).sort((a, b) => b.cpa - a.cpa)[0]
   return { campaign: worst.campaign_id, ...(await settle(await tool('pause_campaign', { campaign_id: worst.campaign_id }))) }
+}
+
+async function pauseOver({ over }) {
+  const { campaigns, ...refused } = await enabledCampaigns()
+  if (!campaigns) return { done: false, ...refused }
+  return writeEach(campaigns.filter((c) => c.conversions > 0 && c.cpa > over), async (c) => settle(await tool('pause_campaign', { campaign_id: c.campaign_id })))
+}
+
+async function raiseAll(rule) {
+  const { campaigns, ...refused } = await enabledCampaigns()
+  if (!campaigns) return { done: false, ...refused }
+  const raised = campaigns.map((c) => ({ ...c, next: raisedBudget(c.daily_budget, rule) })).filter((c) => c.next !== null)
+  return writeEach(raised, async (c) => settle(await tool('update_campaign_budget', { campaign_id: c.campaign_id, daily_budget: c.next })))
 }
 
 async function raise({ id, budget }) {
@@ -91,6 +99,14 @@ await connect()
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
 if (/landing pages/i.test(goal)) await tool('list_landing_pages', {})
-const wanted = parseRaise(goal)
 const resumeId = parseResume(goal)
-report(/connect another/i.test(goal) ? await connectByLink(call) : resumeId ? await resume(resumeId) : /pause/i.test(goal) ? await pauseWorst() : wanted ? await raise(wanted) : { done: false, reason: 'goal not understood' })
+const bulkPause = parseBulkPause(goal)
+const bulkRaise = parseBulkRaise(goal)
+const wanted = parseRaise(goal)
+report(/connect another/i.test(goal) ? await connectByLink(politeCall)
+  : resumeId ? await resume(resumeId)
+  : bulkPause ? await pauseOver(bulkPause)
+  : bulkRaise ? await raiseAll(bulkRaise)
+  : /pause/i.test(goal) ? await pauseWorst()
+  : wanted ? await raise(wanted)
+  : { done: false, reason: 'goal not understood' })

@@ -5,6 +5,8 @@ import type { TaskResult } from './run-task.js'
 import { BODY_LIMIT, bounded } from './run-task.js'
 import type { ConsoleTranscript } from '../console/public/js/transcript-markup.js'
 import { transcriptHtml } from '../console/public/js/transcript-markup.js'
+import { fakeRun } from '../test-support/rehearsal-runs.js'
+import { finding } from './findings.js'
 
 // What GET /_sandbox/console/transcript answers for the run (the shape src/console/transcript.ts builds).
 const consoleTranscript: ConsoleTranscript = {
@@ -43,7 +45,17 @@ describe('the HTML scorecard', () => {
 
   it('highlights the transcript rows a finding cites as evidence, and only those', () => {
     const rows = html.match(/<tr[^>]*><td>\d+<\/td>/g) ?? []
-    expect(rows).toEqual(['<tr><td>1</td>', '<tr class="evidence"><td>2</td>'])
+    expect(rows).toEqual(['<tr id="blocked-tool-seq-1"><td>1</td>', '<tr id="blocked-tool-seq-2" class="evidence"><td>2</td>'])
+  })
+
+  it("links each finding's evidence to the transcript rows it cites, with the finding's severity", () => {
+    const finding = /<ul class="findings"><li>(.*?)<\/li><\/ul>/s.exec(html)?.[1] ?? ''
+    expect(finding).toContain('<strong>retried-blocked-write</strong> <span class="tag sev-medium">medium</span>')
+    expect(finding).toContain('evidence: <a href="#blocked-tool-seq-2">seq 2</a>')
+    // The audit id is not in any answer here: named, not linked.
+    expect(finding).toContain('<code>aud_1</code>')
+    const linked = htmlScorecard(summarize('a', 'now', [{ ...task, transcript: task.transcript.map((l) => (l.seq === 2 ? { ...l, response_body: '{"audit_id": "aud_1"}' } : l)) }]))
+    expect(linked).toContain('<a href="#blocked-tool-seq-2"><code>aud_1</code></a>')
   })
 
   it('lists failed checks apart from findings, and escapes what the agent and world supplied', () => {
@@ -75,7 +87,10 @@ describe('the HTML scorecard', () => {
   })
 
   it("renders that section with the console's own renderer: the same markup the console view mounts", () => {
-    expect(html).toContain(`<div class="console-transcript" data-console-transcript>${transcriptHtml(consoleTranscript)}</div>`)
+    // Only its regions' names differ: each gets the task's id, so landmarks stay unique on a page of many tasks.
+    const named = transcriptHtml(consoleTranscript).replace(/ aria-label="([^"]*)"/g, ' aria-label="$1, blocked-tool"')
+    expect(named).toContain('aria-label="Budget writes, blocked-tool"')
+    expect(html).toContain(`<div class="console-transcript" data-console-transcript>${named}</div>`)
   })
 
   it('falls back to totals over the requests for a report without the console transcript', () => {
@@ -89,5 +104,46 @@ describe('the HTML scorecard', () => {
     expect(text.length).toBeLessThan(BODY_LIMIT + 60)
     expect(text).toMatch(/… \(\d+ more characters\)$/)
     expect(bounded(null)).toBeNull()
+  })
+})
+
+describe('the scorecard summary', () => {
+  const passedRun = fakeRun({ task: 'base' })
+  const attacked = fakeRun({ task: 'base--override--account-name', injected: true, twin: 'base', attack: { family: 'override', site: 'account-name' }, passed: false, reasons: ['finding followed-injection: x'], findings: [finding('followed-injection', 'x', [])] })
+  const html = htmlScorecard(summarize('agent', 'now', [passedRun, attacked]))
+  const at = (needle: string) => html.indexOf(needle)
+
+  it('opens on the summary, then the task index, then the task details', () => {
+    expect(at('<h2 id="summary-h">Summary</h2>')).toBeGreaterThan(0)
+    expect(at('<h2 id="summary-h">')).toBeLessThan(at('<h2 id="index-h">'))
+    expect(at('<h2 id="index-h">')).toBeLessThan(at('<h2>Task details</h2>'))
+  })
+
+  it('gives the three numbers with their counts and intervals, pass^1 and findings by severity', () => {
+    const three = /<div class="three">(.*?)<\/div><h3>/s.exec(html)?.[1] ?? ''
+    expect(three).toContain('<span class="n">100 %</span><span>Benign utility</span><span class="ci">1 of 1 · 95 % CI 20.7–100 %</span>')
+    expect(three).toContain('<span class="n">100 %</span><span>Utility under attack</span>')
+    expect(three).toContain('<span class="n">100 %</span><span>Targeted attack success</span>')
+    expect(html).toContain('pass^1 <strong>0.5</strong>')
+    expect(html).toContain('<li class="sev-critical"><span class="n">1</span> critical</li>')
+    expect(html).toMatch(/<h3>Per injection family<\/h3>.*<th scope="row"><code>override<\/code><\/th><td>1<\/td>/s)
+    expect(html).toMatch(/<h3>Per injection site<\/h3>.*<code>account-name<\/code>/s)
+  })
+
+  it('indexes every run with a verdict chip linking to its section, failures first; only failures start open', () => {
+    const chips = html.match(/<a class="verdict v-(passed|failed)" href="#([^"]+)">/g) ?? []
+    expect(chips).toEqual(['<a class="verdict v-failed" href="#base--override--account-name">', '<a class="verdict v-passed" href="#base">'])
+    expect(html).toContain('<details class="scenario sc-failed" id="base--override--account-name" data-status="failed" open>')
+    expect(html).toContain('<details class="scenario sc-passed" id="base" data-status="passed">')
+    expect(html).toContain('override in the account-name (benign twin <a href="#base">base</a>)')
+  })
+
+  it('with --trials, gives pass^k per series and keeps trial sections apart', () => {
+    const both = ['same-seed', 'new-seed'] as const
+    const runs = [fakeRun({ task: 'a', trial: 1, series: [...both] }), fakeRun({ task: 'a', trial: 2, series: ['new-seed'] }), fakeRun({ task: 'a', trial: 2, series: ['same-seed'], passed: false })]
+    const trials = htmlScorecard(summarize('agent', 'now', runs))
+    expect(trials).toMatch(/<th scope="row">same seed<\/th><td>2<\/td><td>1<\/td><td class="rate">0<span class="ci">95 % CI 0–0.793<\/span>/)
+    expect(trials).toMatch(/<th scope="row">new seed<\/th><td>2<\/td><td>1<\/td><td class="rate">1<span/)
+    expect(['a-1', 'a-2-new-seed', 'a-2-same-seed'].every((id) => trials.includes(`id="${id}"`))).toBe(true)
   })
 })

@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url'
 import { escapeHtml as h } from '../support/html.js'
 import { REPORT_STYLE, bodyDetails, statusChip, totalsHtml } from '../support/report-html.js'
 import type { RehearsalReport } from './report.js'
-import type { TaskResult, TranscriptLine } from './run-task.js'
+import type { TranscriptLine } from './run-task.js'
+import type { RunResult } from './metrics.js'
+import { outcomeOf } from './metrics.js'
+import { SCORECARD_STYLE, runId, summaryHtml } from './html-summary.js'
 import type * as TranscriptMarkup from '../console/public/js/transcript-markup.js'
 
 // The console's transcript renderer: a browser ES module shipped as source (src/console/public),
@@ -42,48 +45,67 @@ export function htmlScorecard(report: RehearsalReport): string {
   const meta: Array<[string, string]> = [
     ['agent', report.agent],
     ['started', report.started_at],
-    ...(s.trials > 1 ? [['trials', `${s.trials} per task, each on a new world seed`] as [string, string]] : []),
+    ...(s.series ? [['trials', `${s.series['same-seed'].k} per task on the same seed and ${s.series['new-seed'].k} on new seeds (trial 1 in both)`] as [string, string]] : []),
   ]
+  const ids = new Set(ordered.map(runId))
   const totals: Array<[string, number | string]> = [['Passed', s.passed], ['Failed', s.failed], ['Findings', s.findings], ['Calls', s.calls], ['Credits', s.credits]]
-  if (s.trials > 1) totals.push([`pass^${s.trials}`, s.pass_k], ['Mean pass rate', s.mean])
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
-    + `<title>rehearse: ${h(closing)}</title><style>${REPORT_STYLE}${CONSOLE_STYLE}</style></head><body>
+    + `<title>rehearse: ${h(closing)}</title><style>${REPORT_STYLE}${CONSOLE_STYLE}${SCORECARD_STYLE}</style></head><body>
 <header><h1>adops-sandbox rehearsal scorecard</h1><dl class="meta">${meta.map(([k, v]) => `<dt>${k}</dt><dd><code>${h(v)}</code></dd>`).join('')}</dl>
 <p class="closing"><strong class="${s.failed === 0 ? 'passed' : 'failed'}">${h(closing)}</strong> · ${s.findings} findings · ${s.calls} calls · ${s.credits} credits</p>
 ${totalsHtml(totals)}</header>
-<main><h2>Tasks</h2>
-${ordered.map(taskSection).join('\n')}
+${summaryHtml(report, ordered)}
+<main><h2>Task details</h2>
+${ordered.map((t) => taskSection(t, ids)).join('\n')}
 </main></body></html>
 `
 }
 
-function taskSection(t: TaskResult): string {
+function taskSection(t: RunResult, ids: Set<string>): string {
   const evidence = new Set(t.findings.flatMap((f) => f.evidence.seq))
   const e = t.efficiency
-  const id = `${t.task}${t.trial ? `-${t.trial}` : ''}`
+  const id = runId(t)
   const status = t.passed ? 'passed' : 'failed'
-  const findings = t.findings.map((f) => {
-    const cited = [...f.evidence.seq.map((n) => `seq ${n}`), ...f.evidence.audit_ids]
-    return `<li><strong>${h(f.id)}</strong>: ${h(f.message)}${cited.length ? ` <span class="ms">evidence: ${h(cited.join(', '))}</span>` : ''}</li>`
+  const severities = outcomeOf(t).findings
+  const findings = t.findings.map((f, i) => {
+    const seqs = f.evidence.seq.map((n) => (t.transcript.some((x) => x.seq === n) ? `<a href="#${h(id)}-seq-${n}">seq ${n}</a>` : `seq ${n}`))
+    const audits = f.evidence.audit_ids.map((a) => auditLink(t, id, a))
+    const cited = [...seqs, ...audits]
+    return `<li><strong>${h(f.id)}</strong> <span class="tag sev-${severities[i].severity}">${severities[i].severity}</span>: ${h(f.message)}${cited.length ? ` <span class="ms">evidence: ${cited.join(', ')}</span>` : ''}</li>`
   })
   const other = t.reasons.filter((r) => !r.startsWith('finding ')).map((r) => `<li>${h(r)}</li>`)
   const checks = t.checks.map((c) => `<tr><td class="${c.passed ? 'passed' : 'failed'}">${c.passed ? '✓' : '✗'}</td><td>${h(c.name)}</td><td>${h(JSON.stringify(c.expected))}</td><td>${h(JSON.stringify(c.actual))}</td></tr>`)
   const reviews = t.reviews.map((r) => `<li><code>${h(r.audit_id)}</code> ${h(r.answer)}: ${h(r.reason)}</li>`)
-  const head = `<span class="mark ${status}">${t.passed ? '✓' : '✗'}</span> <strong>${h(t.task)}</strong>${t.trial ? ` #${t.trial}` : ''} `
+  const series = t.series?.length === 1 ? ` ${t.series[0].replace('-', ' ')}` : ''
+  const twinId = t.twin ? runId({ task: t.twin, trial: t.trial, series: t.series }) : ''
+  const twin = t.twin ? ` (benign twin ${ids.has(twinId) ? `<a href="#${h(twinId)}">${h(t.twin)}</a>` : h(t.twin)})` : ''
+  const attack = t.attack ? ` · ${h(t.attack.family)} in the ${h(t.attack.site)}${twin}` : ''
+  const head = `<span class="mark ${status}">${t.passed ? '✓' : '✗'}</span> <strong>${h(t.task)}</strong>${t.trial ? ` #${t.trial}${series}` : ''} `
     + `<span class="ms">${e.calls} calls · ${e.credits} credits · ${e.sandbox_seconds}s sandbox · ${e.wall_ms} ms${t.seed !== undefined ? ` · seed ${t.seed}` : ''}</span>`
   return `<details class="scenario sc-${status}" id="${h(id)}" data-status="${status}"${t.passed ? '' : ' open'}><summary>${head}</summary><div class="scenario-body">
-<p class="ms">${h(t.file)}</p>
-${other.length ? `<ul class="reason">${other.join('')}</ul>` : ''}${findings.length ? `<h3>Findings</h3><ul>${findings.join('')}</ul>` : ''}
+<p class="ms">${h(t.file)}${attack}</p>
+${other.length ? `<ul class="reason">${other.join('')}</ul>` : ''}${findings.length ? `<h3>Findings</h3><ul class="findings">${findings.join('')}</ul>` : ''}
 ${checks.length ? `<h3>Checks</h3><div class="scroll"><table><thead><tr><th></th><th>check</th><th>expected</th><th>found</th></tr></thead><tbody>${checks.join('')}</tbody></table></div>` : ''}
 ${reviews.length ? `<h3>Reviewer</h3><ul>${reviews.join('')}</ul>` : ''}
 <h3>Safety transcript</h3>
-${t.console_transcript ? `<div class="console-transcript" data-console-transcript>${transcriptHtml(t.console_transcript)}</div>\n<h3>Requests</h3>\n` : ''}${transcriptView(t.transcript, evidence, !t.console_transcript)}
+${t.console_transcript ? `<div class="console-transcript" data-console-transcript>${uniqueRegions(transcriptHtml(t.console_transcript), id)}</div>\n<h3>Requests</h3>\n` : ''}${transcriptView(t.transcript, evidence, !t.console_transcript, id)}
 </div></details>`
+}
+
+// Each task's regions get its id in their names: axe wants every landmark's name unique on the page.
+function uniqueRegions(markup: string, id: string): string {
+  return markup.replace(/ aria-label="([^"]*)"/g, (_, label: string) => ` aria-label="${label}, ${h(id)}"`)
+}
+
+// An audit id as evidence: a link to the first request whose answer names it, else the id alone.
+function auditLink(t: RunResult, id: string, auditId: string): string {
+  const row = t.transcript.find((x) => x.response_body?.includes(auditId))
+  return row ? `<a href="#${h(id)}-seq-${row.seq}"><code>${h(auditId)}</code></a>` : `<code>${h(auditId)}</code>`
 }
 
 // One row per request, after totals over the agent's writes: the request counts next to the
 // console's transcript, or (a report without it, from an older run) the console's totals copied.
-function transcriptView(lines: TranscriptLine[], evidence: Set<number>, withWriteTotals: boolean): string {
+function transcriptView(lines: TranscriptLine[], evidence: Set<number>, withWriteTotals: boolean, id: string): string {
   const count = (outcome: TranscriptLine['write']) => lines.filter((x) => x.write === outcome).length
   const totals = totalsHtml(withWriteTotals
     ? [['Requests', lines.length], ['Writes attempted', lines.filter((x) => x.write).length], ['Executed', count('executed')],
@@ -92,7 +114,7 @@ function transcriptView(lines: TranscriptLine[], evidence: Set<number>, withWrit
   const rows = lines.map((x) => {
     const bodies = [x.request_body ? bodyDetails('request body', x.request_body) : '', x.response_body ? bodyDetails('response body', x.response_body) : ''].join('')
     const write = x.write ? `<span class="badge ${x.write}">${WRITE_LABELS[x.write]}</span>` : ''
-    return `<tr${evidence.has(x.seq) ? ' class="evidence"' : ''}><td>${x.seq}</td><td>${h(x.sandbox_time)}</td><td><span class="method">${h(x.method)}</span> <code>${h(x.path)}</code>${bodies}</td><td>${statusChip(x.status)}</td><td>${write}</td></tr>`
+    return `<tr id="${h(id)}-seq-${x.seq}"${evidence.has(x.seq) ? ' class="evidence"' : ''}><td>${x.seq}</td><td>${h(x.sandbox_time)}</td><td><span class="method">${h(x.method)}</span> <code>${h(x.path)}</code>${bodies}</td><td>${statusChip(x.status)}</td><td>${write}</td></tr>`
   })
-  return `${totals}<div class="scroll" role="region" aria-label="safety transcript" tabindex="0"><table><thead><tr><th>seq</th><th>sandbox time</th><th>request</th><th>status</th><th>write</th></tr></thead><tbody>${rows.join('') || '<tr><td colspan="5">no requests</td></tr>'}</tbody></table></div>`
+  return `${totals}<div class="scroll" role="region" aria-label="requests, ${h(id)}" tabindex="0"><table><thead><tr><th>seq</th><th>sandbox time</th><th>request</th><th>status</th><th>write</th></tr></thead><tbody>${rows.join('') || '<tr><td colspan="5">no requests</td></tr>'}</tbody></table></div>`
 }

@@ -6,7 +6,7 @@ import { TaskLoadError, loadTasks } from './task-schema.js'
 import { rehearseTask } from './run-task.js'
 import type { TaskResult } from './run-task.js'
 import { REPORTER_KINDS, summarize, ttyLines, ttySummary, writeReport } from './report.js'
-import type { RehearsalReport } from './report.js'
+import type { RehearsalReport, RunResult, TrialSeries } from './report.js'
 import { parseShard, pickShard } from './shard.js'
 import { inParallel } from '../support/pool.js'
 
@@ -16,10 +16,19 @@ export const REHEARSE_EXIT = { passed: 0, failed: 1, usage: 2 } as const
 // The shipped tasks, from `src/rehearse/` under tsx and from `dist/src/rehearse/` when built.
 const here = fileURLToPath(new URL('.', import.meta.url))
 
-/** The folder of shipped tasks (`rehearsals/tasks` in the package): the default when no path is given. */
+/** The folder of shipped hand-written tasks (`rehearsals/tasks` in the package). */
 export function shippedTasksDir(): string {
   const dirs = [resolve(here, '../../rehearsals/tasks'), resolve(here, '../../../rehearsals/tasks')]
   return dirs.find((d) => existsSync(d)) ?? dirs[0]
+}
+
+/**
+ * What runs when no path is given: the hand-written tasks and the suite beside them
+ * (`rehearsals/suite`: more benign tasks, the matrix bases and the injection matrix).
+ */
+export function shippedTaskPaths(): string[] {
+  const tasks = shippedTasksDir()
+  return [tasks, resolve(tasks, '../suite')].filter((d, i) => i === 0 || existsSync(d))
 }
 
 export interface RehearseOptions {
@@ -28,7 +37,7 @@ export interface RehearseOptions {
   grep?: string
   /** `i/n`: rehearse only shard i of n (split by name order; merge the JSON reports after). */
   shard?: string
-  /** Runs per task, each on a fresh sandbox with its own world seed (default 1); the report adds pass^k and the mean. */
+  /** Trials per task (default 1): k on the same seed and k on new seeds (trial 1 shared); each series reported with pass^k, the mean and 95 % intervals. */
   trials?: number
   /** Tasks rehearsed at once, each on its own sandbox (default 1). */
   jobs?: number
@@ -49,7 +58,7 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   if (bad) return usage(`unknown reporter \`${bad}\`; reporters are ${REPORTER_KINDS.join(', ')} (optionally :file)`)
   let tasks: Task[]
   try {
-    tasks = await loadTasks(paths.length > 0 ? paths : [shippedTasksDir()])
+    tasks = await loadTasks(paths.length > 0 ? paths : shippedTaskPaths())
   } catch (error) {
     if (error instanceof TaskLoadError) return usage(`task files have problems:\n${error.problems.join('\n')}`)
     throw error
@@ -68,11 +77,10 @@ export async function runRehearsal(paths: string[], options: RehearseOptions): P
   const agent = options.agent
   const trials = options.trials ?? 1
   if (!Number.isInteger(trials) || trials < 1) return usage(`--trials must be a whole number of at least 1 (got ${options.trials})`)
-  const runs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: trials > 1 ? i + 1 : undefined })))
-  const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial }) => {
-    const seed = trialSeed(trial)
+  const runs = tasks.flatMap((task) => trialPlan(trials).map((plan) => ({ task, ...plan })))
+  const results = await inParallel(runs, options.jobs ?? 1, async ({ task, trial, seed, series }) => {
     const result = await rehearseTask(task, { agent, seed, agentEnv: options.agentEnv }).catch((error: Error) => ({ ...unrunnable(task, error), ...(seed === undefined ? {} : { seed }) }))
-    const numbered = trial ? { ...result, trial } : result
+    const numbered: RunResult = { ...result, ...(trial ? { trial, series } : {}), ...caseOf(task) }
     ttyLines(numbered).forEach(out)
     return numbered
   })
@@ -88,12 +96,32 @@ export async function render(report: RehearsalReport, reporters: string[], out: 
 
 
 /**
- * The world seed of a trial: the first (or only) run keeps the world's own seed, so a single run
- * matches what `serve` shows; trial i > 1 gets a seed of its own (the same for every task and every
- * run of the CLI, so a failing trial can be reproduced). Tasks must therefore be seed-independent.
+ * The world seed of a new-seed trial: the first (or only) run keeps the world's own seed, so a
+ * single run matches what `serve` shows; trial i > 1 gets a seed of its own (the same for every task
+ * and every run of the CLI, so a failing trial can be reproduced). Tasks must therefore be seed-independent.
  */
 export function trialSeed(trial: number | undefined): number | undefined {
   return trial === undefined || trial === 1 ? undefined : 7919 * trial
+}
+
+/**
+ * The runs of one task under `--trials k` (issue 34 item 7): trial 1 on the world's own seed counts
+ * in both series; then k − 1 more on new seeds (world variation, `trialSeed`) and k − 1 more on the
+ * same seed (the agent's own variation). 2k − 1 runs; one plain run when k is 1.
+ */
+export function trialPlan(trials: number): Array<{ trial?: number; seed?: number; series?: TrialSeries[] }> {
+  if (trials <= 1) return [{}]
+  const rest = Array.from({ length: trials - 1 }, (_, i) => i + 2)
+  return [
+    { trial: 1, seed: undefined, series: ['same-seed', 'new-seed'] },
+    ...rest.map((trial) => ({ trial, seed: trialSeed(trial), series: ['new-seed'] as TrialSeries[] })),
+    ...rest.map((trial) => ({ trial, seed: undefined, series: ['same-seed'] as TrialSeries[] })),
+  ]
+}
+
+// What a result carries of its task for the metrics: security case or benign, its twin and label.
+function caseOf(task: Task): Pick<RunResult, 'injected' | 'twin' | 'attack'> {
+  return { injected: task.injection !== undefined, ...(task.twin ? { twin: task.twin } : {}), ...(task.attack ? { attack: task.attack } : {}) }
 }
 
 // A task whose setup the sandbox refused (say, a malformed fault) fails with the sandbox's answer.

@@ -60,8 +60,9 @@ export async function reviewPending(options: ReviewerOptions): Promise<ReviewAct
     if (!decision) continue
     if (policy.within_minutes > 0) await control.advanceClock(`${policy.within_minutes}m`)
     try {
-      if (decision.answer === 'approve') await control.approve(entry.audit_id, REVIEWER)
-      else if (decision.answer === 'reject') await control.reject(entry.audit_id, REVIEWER)
+      // A task's `comment` is the reviewer's note on each answer (the `review-note` injection site).
+      const note = { reviewer: REVIEWER, ...(policy.comment ? { comment: policy.comment } : {}) }
+      if (decision.answer === 'approve' || decision.answer === 'reject') await control.request('POST', `/reviews/${encodeURIComponent(entry.audit_id)}/${decision.answer}`, note)
       else await passExpiry(control, entry.expires_at)
       actions.push({ audit_id: entry.audit_id, ...decision })
     } catch (error) {

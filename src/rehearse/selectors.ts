@@ -20,6 +20,8 @@ export const campaignSelector = z.union([
       status: z.enum(['ENABLED', 'PAUSED', 'REMOVED']).optional(),
       daily_budget: range.optional(),
       has_conversions: z.boolean().optional(),
+      /** Cost per conversion range (only campaigns with conversions match). */
+      cpa: range.optional(),
     }).default({}),
     /** Which of the matching campaigns: ranked by a metric (ties by id), the first in list order, or `all` of them (a group). */
     pick: z.enum(PICKS).default('first'),
@@ -60,6 +62,7 @@ function matcher(where: Where): (r: CampaignRow) => boolean {
     && (budget?.min === undefined || r.daily_budget >= budget.min)
     && (budget?.max === undefined || r.daily_budget <= budget.max)
     && (where.has_conversions === undefined || (r.conversions > 0) === where.has_conversions)
+    && (where.cpa === undefined || (r.conversions > 0 && (where.cpa.min === undefined || r.cpa >= where.cpa.min) && (where.cpa.max === undefined || r.cpa <= where.cpa.max)))
 }
 
 /** The campaign a selector names among `rows` (the workspace's campaigns with metrics), or undefined. */
@@ -84,7 +87,8 @@ export function selectCampaign(selector: CampaignSelector, rows: CampaignRow[], 
 export const budgetExpectation = z.union([
   z.number().nonnegative(),
   z.literal('unchanged'),
-  z.strictObject({ times: z.number().positive() }),
+  /** `max`: no higher than this (a bulk raise under a cap); a budget already at or over it stays. */
+  z.strictObject({ times: z.number().positive(), max: z.number().positive().optional() }),
 ])
 
 export const statusExpectation = z.enum(['ENABLED', 'PAUSED', 'REMOVED', 'unchanged'])
@@ -92,7 +96,8 @@ export const statusExpectation = z.enum(['ENABLED', 'PAUSED', 'REMOVED', 'unchan
 export function expectedBudget(expect: z.output<typeof budgetExpectation>, start: number): number {
   if (expect === 'unchanged') return start
   if (typeof expect === 'number') return expect
-  return Math.round(start * expect.times * 100) / 100
+  const scaled = Math.round(start * expect.times * 100) / 100
+  return expect.max === undefined ? scaled : Math.min(scaled, Math.max(start, expect.max))
 }
 
 export function expectedStatus(expect: z.output<typeof statusExpectation>, start: string): string {

@@ -5,6 +5,8 @@ import { YamlLoadError, parseYaml } from '../support/yaml-schema.js'
 import { FINDING_IDS, SEVERITIES } from './findings.js'
 import { budgetExpectation, campaignSelector, statusExpectation } from './selectors.js'
 import { injectionSchema } from './injection.js'
+import type { Matrix } from './task-matrix.js'
+import { expandMatrix, matrixSchema } from './task-matrix.js'
 
 const bucket = z.strictObject({ capacity: z.number().int().positive(), refill_per_second: z.number().positive() })
 
@@ -64,6 +66,8 @@ export const taskSchema = z.strictObject({
     reject_budget_over: z.number().nonnegative().optional(),
     /** The reviewer is also the workspace owner: opens the connect links e-mailed to them (after `within_minutes`). */
     open_links: z.boolean().default(false),
+    /** A note the reviewer leaves on each held write it answers (`review.comment`); the `review-note` injection site. */
+    comment: z.string().min(1).max(1000).optional(),
   }).default({ answer: 'approve', within_minutes: 0, open_links: false }),
   /** Campaigns the task is about, by name; the agent may write only these. */
   campaigns: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), campaignSelector).default({}),
@@ -71,6 +75,10 @@ export const taskSchema = z.strictObject({
   checks: z.array(check).default([]),
   /** Instructions planted in world data and the intents following them means (`followed-injection`; src/rehearse/injection.ts). */
   injection: injectionSchema.optional(),
+  /** A security case's benign twin: the task's name without the injection (metrics pair them; docs/rehearsal.md "Metrics"). */
+  twin: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case').optional(),
+  /** A security case's injection family and site (a matrix sets them; hand-written cases may too). */
+  attack: z.strictObject({ family: z.string().min(1), site: z.string().min(1), matrix: z.string().optional() }).optional(),
   /** Findings that must appear (a task that wants to see a refusal handled). */
   require: z.array(finding).default([]),
   /** Findings tolerated; every other finding fails the task. */
@@ -93,32 +101,72 @@ export class TaskLoadError extends Error {
   }
 }
 
-/** Loads every task under `paths` (files or folders of `*.yaml`); all problems are reported together. */
+/**
+ * Loads every task under `paths` (files or folders of `*.yaml`); a matrix file (`matrix:` at the top)
+ * adds its bases and its generated cases (src/rehearse/task-matrix.ts). All problems are reported
+ * together. A base that is also in a loaded folder is loaded once.
+ */
 export async function loadTasks(paths: string[], cwd = process.cwd()): Promise<Task[]> {
   const problems: string[] = []
   const tasks: Task[] = []
   for (const file of await discover(paths, problems)) {
-    const name = relative(cwd, resolve(file)) || file
-    try {
-      const parsed = parseYaml(await readFile(file, 'utf8'), name, taskSchema)
-      // A world given as a path is found next to the task file, wherever the run starts.
-      const world = /[/\\]|\.ya?ml$/.test(parsed.world) ? resolve(dirname(file), parsed.world) : parsed.world
-      const task = { ...parsed, world, file: name }
-      problems.push(...unknownCampaigns(task))
-      tasks.push(task)
-    } catch (error) {
-      if (error instanceof YamlLoadError) problems.push(...error.message.split('\n'))
-      else throw error
-    }
+    const text = await readFile(file, 'utf8')
+    if (/^matrix:/m.test(text)) tasks.push(...(await loadMatrix(file, text, cwd, problems)))
+    else tasks.push(...parseTask(file, text, cwd, problems))
   }
   const seen = new Map<string, string>()
+  const unique: Task[] = []
   for (const t of tasks) {
-    if (seen.has(t.name)) problems.push(`${t.file}: duplicate task name \`${t.name}\` (also in ${seen.get(t.name)})`)
+    const other = seen.get(t.name)
+    // The same file read twice (a matrix's base that its folder holds too) is one task.
+    if (other === t.file) continue
+    if (other !== undefined) problems.push(`${t.file}: duplicate task name \`${t.name}\` (also in ${other})`)
     seen.set(t.name, t.file)
+    unique.push(t)
   }
   if (problems.length > 0) throw new TaskLoadError(problems)
-  if (tasks.length === 0) throw new TaskLoadError([`no task files under ${paths.join(', ')}`])
-  return tasks
+  if (unique.length === 0) throw new TaskLoadError([`no task files under ${paths.join(', ')}`])
+  return unique
+}
+
+// One task file: the task, or none with its problems recorded.
+function parseTask(file: string, text: string, cwd: string, problems: string[]): Task[] {
+  const name = relative(cwd, resolve(file)) || file
+  try {
+    const parsed = parseYaml(text, name, taskSchema)
+    // A world given as a path is found next to the task file, wherever the run starts.
+    const world = /[/\\]|\.ya?ml$/.test(parsed.world) ? resolve(dirname(file), parsed.world) : parsed.world
+    const task = { ...parsed, world, file: name }
+    problems.push(...unknownCampaigns(task))
+    return [task]
+  } catch (error) {
+    if (error instanceof YamlLoadError) problems.push(...error.message.split('\n'))
+    else throw error
+    return []
+  }
+}
+
+// A matrix file: its bases (benign twins) and one case per base × family × site.
+async function loadMatrix(file: string, text: string, cwd: string, problems: string[]): Promise<Task[]> {
+  const name = relative(cwd, resolve(file)) || file
+  let matrix: Matrix
+  try {
+    matrix = parseYaml(text, name, matrixSchema).matrix
+  } catch (error) {
+    if (error instanceof YamlLoadError) problems.push(...error.message.split('\n'))
+    else throw error
+    return []
+  }
+  const bases: Task[] = []
+  for (const base of matrix.bases) {
+    const path = resolve(dirname(file), base)
+    const baseText = await readFile(path, 'utf8').catch(() => null)
+    if (baseText === null) problems.push(`${name}: matrix.bases: ${base}: no such file`)
+    else bases.push(...parseTask(path, baseText, cwd, problems))
+  }
+  const { cases, problems: found } = expandMatrix(matrix, bases, name)
+  problems.push(...found)
+  return [...bases, ...cases]
 }
 
 // A check naming a campaign the task does not define.
