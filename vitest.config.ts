@@ -26,6 +26,7 @@ const SLOW = [
   'src/cli/conform-drift.test.ts',
   'src/cli/serve-lock.test.ts',
   'src/cli/serve.test.ts',
+  'src/cli/serve-key-header.test.ts',
   'src/mcp/inspector-cli.test.ts',
   // The official MCP conformance suite on Node 22 (tools/mcp-conformance), one process per scenario.
   'src/mcp/conformance-suite.test.ts',
