@@ -77,13 +77,18 @@ function summarize(body: Record<string, unknown>): string {
 
 // Our own handler, not McpServer's: it pages with opaque cursors when a page size is set, and still
 // accepts a cursor when it is not, so clients that rehearse paging work against either.
+// Hosted MCP builds a server per request: each tool table's JSON Schemas are built once, not per request.
+const described = new WeakMap<readonly McpTool[], Tool[]>()
+
 function pageToolList(server: McpServer, table: readonly McpTool[], pageSize: number): void {
-  const tools = table.map(describe)
+  let tools = described.get(table)
+  if (!tools) described.set(table, (tools = table.map(describe)))
+  const listed = tools
   server.server.removeRequestHandler('tools/list')
   server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const offset = decodeCursor(request.params?.cursor)
     const next = offset + pageSize
-    return { tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) }
+    return { tools: listed.slice(offset, next), ...(next < listed.length ? { nextCursor: encodeCursor(next) } : {}) }
   })
 }
 
