@@ -33,6 +33,7 @@ const SLOW = [
   'src/cli/record.test.ts',
   // A 201-step recorded session replayed (~18 s).
   'conformance/record/write-recording.test.ts',
+  'src/cli/serve-key-header.test.ts',
   'src/mcp/inspector-cli.test.ts',
   // The official MCP conformance suite on Node 22 (tools/mcp-conformance), one process per scenario.
   'src/mcp/conformance-suite.test.ts',

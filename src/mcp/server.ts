@@ -54,7 +54,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       return renderOutcome(outcome)
     })
   }
-  const own = options.tools ? options.tools.map(describe) : ownToolList()
+  const own = describedList(options.tools ?? MCP_TOOLS)
   const tools = options.catalog ? mountSnapshotTools(server, { catalog: options.catalog, backend: options.backend, own, render: renderOutcome }) : own
   pageToolList(server, tools, checkPageSize(options.pageSize) ?? tools.length)
   return server
@@ -91,11 +91,14 @@ function pageToolList(server: McpServer, tools: readonly Tool[], pageSize: numbe
   })
 }
 
-let ownTools: readonly Tool[] | null = null
+// Hosted MCP builds a server per request: each tool table's JSON Schemas are built once, not per
+// request, and one list object per table lets a catalog cache its merge.
+const described = new WeakMap<readonly McpTool[], readonly Tool[]>()
 
-// The table is static: its descriptions are built once, and one list object lets a catalog cache its merge.
-function ownToolList(): readonly Tool[] {
-  return (ownTools ??= MCP_TOOLS.map(describe))
+function describedList(table: readonly McpTool[]): readonly Tool[] {
+  let tools = described.get(table)
+  if (!tools) described.set(table, (tools = table.map(describe)))
+  return tools
 }
 
 function describe(tool: McpTool): Tool {
