@@ -55,6 +55,7 @@ describe('the runner catches a broken server', () => {
       'errors.held-write-charged-on-approval',
       'gate.budget-increase-thresholds',
       'gate.default-policy',
+      'gate.expired-review-stays-expired',
       'gate.held-write-202',
       'gate.held-write-approved-runs-once',
       'gate.no-approval-by-own-user',
