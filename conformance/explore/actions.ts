@@ -1,5 +1,7 @@
 import fc from 'fast-check'
 import type { Step } from '../schema.js'
+import type { McpToolInfo } from './mcp-actions.js'
+import { mcpActions } from './mcp-actions.js'
 
 /**
  * The properties `conform --explore` checks, each drawn from the rule catalog. A failing step is
@@ -17,6 +19,7 @@ export const PROPERTIES = {
   'workspace-isolation': "another workspace's id answers 404, never data (KEY-12)",
   'retry-after-honoured': 'a 429 carries Retry-After in whole seconds, and waiting that long is enough (ERR-03)',
   'key-shown-once': 'a key value appears only in its creation answer (KEY-02)',
+  'mcp-tool-answers': 'a listed MCP tool called with arguments its schema accepts answers without a protocol error (MCP-01, MCP-05)',
 } as const
 
 export type Property = keyof typeof PROPERTIES
@@ -42,6 +45,8 @@ export interface Reach {
   writes: boolean
   /** A control plane with a clock (sandbox targets). */
   control: boolean
+  /** The tools the target's hosted MCP lists (none without one). */
+  mcpTools?: readonly McpToolInfo[]
 }
 
 /** One generated action: a short run of steps whose expectations state a property. */
@@ -51,7 +56,8 @@ export interface Action {
   steps: Step[]
 }
 
-const named = (property: Property, text: string) => `[${property}] ${text}`
+/** A step name that says which property its expectation states. */
+export const named = (property: Property, text: string) => `[${property}] ${text}`
 
 /**
  * Step ids in an action are written `%%name` and referred to as `${{ %%name.x }}`; assembling a run
@@ -63,7 +69,7 @@ export const OWN = '%%'
  * A campaign of `key`'s workspace, the `index`-th of the unfiltered list (ids stay in place
  * whatever earlier actions changed), captured as `${{ %%pick.c }}`.
  */
-function pickCampaign(key: string, index: number): Step {
+export function pickCampaign(key: string, index: number): Step {
   return {
     id: `${OWN}pick`,
     name: named('contract', 'list campaigns'),
@@ -73,7 +79,8 @@ function pickCampaign(key: string, index: number): Step {
   }
 }
 
-const CAMPAIGN = `\${{ ${OWN}pick.c }}`
+/** The campaign `pickCampaign` captured. */
+export const CAMPAIGN = `\${{ ${OWN}pick.c }}`
 
 const dispatch = (key: string, script: string, args: string[]) => ({
   method: 'POST', path: '/api/v1/tools/run', auth: key, json: { script_name: script, args, platform: 'google' },
@@ -209,7 +216,7 @@ function rateLimits(reach: Reach): fc.Arbitrary<Action>[] {
 
 /** Every action the target lets the exploration take. */
 export function actionArbitrary(reach: Reach): fc.Arbitrary<Action> {
-  const all = [...reads(reach), ...boundaries(reach)]
+  const all = [...reads(reach), ...boundaries(reach), ...mcpActions(reach, reach.mcpTools ?? [])]
   if (reach.writes) all.push(refusals(reach), ...writes(reach), ...rateLimits(reach))
   return fc.oneof(...all)
 }

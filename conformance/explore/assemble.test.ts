@@ -2,24 +2,41 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ScenarioResult } from '../types.js'
 import { actionArbitrary } from './actions.js'
+import type { Step } from '../schema.js'
 import type { Action, Reach } from './actions.js'
 import { assembleScenario, failureKey } from './assemble.js'
 
 const roles = { main: 'main', other: 'other', limited: 'limited', workspace: 'ws_a', otherWorkspace: 'ws_b' }
 const sample = (reach: Reach) => fc.sample(actionArbitrary(reach), { seed: 38, numRuns: 400 })
+// A hosted MCP's listing: a read tool (its required enum filled from the schema), the pair of writes.
+const campaignId = { type: 'object', properties: { campaign_id: { type: 'string' } }, required: ['campaign_id'] }
+const mcpTools = [
+  { name: 'pull_performance', inputSchema: { properties: { date_range: { enum: ['LAST_7_DAYS'] } }, required: ['date_range'] }, annotations: { readOnlyHint: true } },
+  { name: 'pause_campaign', inputSchema: campaignId, annotations: { readOnlyHint: false } },
+  { name: 'enable_campaign', inputSchema: campaignId, annotations: { readOnlyHint: false } },
+]
+const rpcOf = (s: Step) => (s.request as { json?: { method?: string; params?: { name?: string } } }).json
 
 describe('explore actions', () => {
-  it('against a deployment without --allow-writes, only read (no write method, no control step)', () => {
-    const steps = sample({ roles, writes: false, control: false }).flatMap((a) => a.steps)
+  it('against a deployment without --allow-writes, only read (no write method, no control step, MCP only lists and calls read tools)', () => {
+    const steps = sample({ roles, writes: false, control: false, mcpTools }).flatMap((a) => a.steps)
     expect(steps.length).toBeGreaterThan(400)
-    const methods = new Set(steps.map((s) => String((s.request as { method?: string } | undefined)?.method ?? 'GET')))
+    const rest = steps.filter((s) => (s.request as { path?: string }).path !== '/mcp')
+    const methods = new Set(rest.map((s) => String((s.request as { method?: string } | undefined)?.method ?? 'GET')))
     expect([...methods]).toEqual(['GET'])
     expect(steps.filter((s) => s.control !== undefined || s.wait !== undefined)).toEqual([])
+    const calls = new Set(steps.filter((s) => (s.request as { path?: string }).path === '/mcp').map((s) => `${rpcOf(s)?.method} ${rpcOf(s)?.params?.name ?? ''}`.trim()))
+    expect([...calls].sort()).toEqual(['tools/call pull_performance', 'tools/list'])
+  })
+
+  it('call a listed MCP read tool with the arguments its schema takes', () => {
+    const call = sample({ roles, writes: false, control: false, mcpTools }).flatMap((a) => a.steps).map(rpcOf).find((j) => j?.method === 'tools/call')
+    expect(call?.params).toEqual({ name: 'pull_performance', arguments: { date_range: 'LAST_7_DAYS' } })
   })
 
   it('with writes and a control plane, try every kind of action', () => {
-    const kinds = new Set(sample({ roles, writes: true, control: true }).map((a) => a.kind))
-    expect([...kinds].sort()).toEqual(['anonymous', 'budget', 'held-enable', 'isolation', 'key-once', 'pause-twice', 'rate-limit', 'read', 'read-campaign', 'refused', 'scope'])
+    const kinds = new Set(sample({ roles, writes: true, control: true, mcpTools }).map((a) => a.kind))
+    expect([...kinds].sort()).toEqual(['anonymous', 'budget', 'held-enable', 'isolation', 'key-once', 'mcp-anonymous', 'mcp-held-enable', 'mcp-read', 'pause-twice', 'rate-limit', 'read', 'read-campaign', 'refused', 'scope'])
   })
 
   it('leave out what needs a credential the target lacks', () => {

@@ -10,6 +10,7 @@ import { renameIds } from '../world-copies.js'
 import type { Action, Property, Reach, Roles } from './actions.js'
 import { actionArbitrary } from './actions.js'
 import { assembleScenario, failureKey } from './assemble.js'
+import { listMcpTools } from './mcp-actions.js'
 
 /** The roles on the sandbox's multi-workspace world (fixtures/worlds/multi-workspace.yaml). */
 export const SANDBOX_ROLES: Roles = {
@@ -74,6 +75,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const scenarioOf = (actions: Action[]) => assembleScenario({ actions, ignored: new Set(found.keys()), world, seed: options.seed, control: reach.control })
   // The first scenario only names the world to open.
   const session = await openSession(factory, scenarioOf([{ kind: 'read', steps: [{ request: { host: 'api', path: '/v1/me', auth: reach.roles.main } }] }]))
+  // The hosted MCP's tools, from the target itself: their schemas are what MCP actions are made of.
+  const main = session.target.credentials[reach.roles.main]
+  reach.mcpTools = main ? await listMcpTools(session.target.baseUrl, main) : []
   try {
     return await search()
   } finally {
@@ -138,6 +142,7 @@ async function openSession(factory: TargetFactory, first: Scenario) {
       })
       return { result, scenario }
     },
+    target,
     close: () => target.close(),
   }
 }

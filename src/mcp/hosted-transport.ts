@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
@@ -59,6 +59,8 @@ export interface TransportOptions {
   caller: HostedCaller
   /** A server for this request, bound to the caller. */
   server: () => McpServer
+  /** The `tools/list` result text for a cursor, or null to let a server answer (`toolListResultText`). */
+  toolList?: (cursor: unknown) => string | null
 }
 
 /**
@@ -92,6 +94,18 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   if (!initialize && sessionId && !options.sessions.owns(sessionId, options.caller.principal)) {
     return rpcError(res, 404, -32001, 'Session not found')
   }
+  // A `tools/list` needs no server of its own: the listing is the same for every caller. Sent as
+  // the transport would send it (SSE when the client lists it, else JSON), from kept text.
+  if (!initialize && isToolsList(body) && options.toolList && supportedVersion(req)) {
+    const result = options.toolList((body.params as { cursor?: unknown } | undefined)?.cursor)
+    if (result !== null) {
+      if (sessionId) res.setHeader('Mcp-Session-Id', sessionId)
+      const message = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`
+      if (sse) res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).send(`event: message\ndata: ${message}\n\n`)
+      else res.status(200).type('application/json').send(message)
+      return
+    }
+  }
   const opened = initialize ? options.sessions.open(options.caller.principal) : null
   if (initialize && opened === null) return rpcError(res, 429, -32000, 'Too many MCP sessions on this sandbox; end some (DELETE /mcp) and retry.')
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !sse, keepAliveMs: 0 })
@@ -107,6 +121,17 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
     await transport.close()
     await server.close()
   }
+}
+
+// A protocol version the SDK would refuse is left to it, so the refusal reads the same either way.
+function supportedVersion(req: Request): boolean {
+  const version = header(req, 'mcp-protocol-version')
+  return !version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+}
+
+function isToolsList(body: unknown): body is { id: string | number; method: 'tools/list'; params?: unknown } {
+  const b = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null
+  return b !== null && typeof b === 'object' && b.jsonrpc === '2.0' && b.method === 'tools/list' && (typeof b.id === 'string' || typeof b.id === 'number')
 }
 
 /** `DELETE /mcp`: ends the caller's session. */

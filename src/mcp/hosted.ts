@@ -9,7 +9,7 @@ import { mountOAuth, resourceUrls } from './hosted-oauth.js'
 import { MCP_PATH, SIGN_IN_PATH, isHostedMcpPath } from './hosted-paths.js'
 import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
-import { createMcpServer } from './server.js'
+import { createMcpServer, toolListResultText } from './server.js'
 import { inProcessBackend } from './in-process-backend.js'
 import { corsFor, hostGuard } from './request-guard.js'
 import { SignInGate } from './sign-in-gate.js'
@@ -41,7 +41,8 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
     })
     app.use(MCP_PATH, corsFor(() => ctx.keyHeaders))
     app.post(MCP_PATH, auth, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), (req, res, next) => {
-      handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res) }).catch(next)
+      const toolList = (cursor: unknown) => toolListResultText({ pageSize: options.pageSize, catalog: ctx.deps.snapshot }, cursor)
+      handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res), toolList }).catch(next)
     })
     app.delete(MCP_PATH, auth, (req, res) => handleMcpDelete(req, res, sessions, hostedCaller(res)))
     // Server-initiated streams are not offered: GET answers 405 (after authentication), which MCP clients accept.

@@ -59,7 +59,7 @@ function modelledCall(server: McpServer): Handler {
 const lists = new WeakMap<SnapshotCatalog, WeakMap<readonly Tool[], Tool[]>>()
 
 /** The merged list, built once per catalog and own-tool list: `tools/list` answers slices of it. */
-function listOf(catalog: SnapshotCatalog, own: readonly Tool[]): Tool[] {
+export function listOf(catalog: SnapshotCatalog, own: readonly Tool[]): Tool[] {
   let byOwn = lists.get(catalog)
   if (!byOwn) lists.set(catalog, (byOwn = new WeakMap()))
   let list = byOwn.get(own)
