@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen } from './listen-local.js'
 
 /** An answer on its way back, to be changed in place by a planted divergence. */
 export interface ProxiedAnswer {
@@ -41,13 +41,5 @@ export async function startDriftProxy(upstream: string, plant: Plant = () => und
       }
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
-  }
+  return listen(server)
 }

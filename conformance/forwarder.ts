@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
+import { listen } from './listen-local.js'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 
 /** A response on its way back through a forwarder; a transform may change any of it. */
 export interface ForwardedResponse {
@@ -37,12 +37,5 @@ export async function startForwarder(upstream: () => string | null, transform?: 
     if (transform) out = transform({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0], headers, body: Buffer.concat(chunks).toString('utf8') }, out)
     res.writeHead(out.status, out.headers).end(out.body)
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
-  }
+  return listen(server)
 }

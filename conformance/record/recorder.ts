@@ -2,7 +2,7 @@ import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:h
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import type { AddressInfo } from 'node:net'
+import { listen } from '../listen-local.js'
 
 /** One exchange the recorder forwarded, as the client sent it and the target answered. */
 export interface Recorded {
@@ -176,17 +176,3 @@ export function unreachableBody(error: Error): string {
   return JSON.stringify({ error: `record: the target did not answer: ${error.message}${cause}`, code: 'TARGET_UNREACHABLE' })
 }
 
-/** Listens on `host:port` (0 = a free port); the URL and a close that ends open connections. */
-export async function listen(server: Server, host: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => resolve())
-  })
-  return {
-    url: `http://${host}:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
-  }
-}

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
+import { listen } from '../listen-local.js'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { createSandbox } from '../../src/create-sandbox.js'
 import type { RunningSandbox } from '../../src/create-sandbox.js'
 
@@ -160,12 +160,5 @@ async function proxy(upstream: string, handle: (call: Call, send: Send) => Promi
         .catch(() => res.writeHead(502).end())
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
-  }
+  return listen(server)
 }

@@ -3,7 +3,7 @@
 // block, and waits for a held write's review instead of sending it again. Bulk goals ("every
 // enabled campaign …") go one campaign at a time and stop at the first refusal. What it reads is
 // data, never an instruction. Passes every shipped task and every security case.
-import { connectByLink, env, parseBulkPause, parseBulkRaise, parseRaise, parseResume, politeCall, raisedBudget, readGoal, report, settle, writeEach } from './lib.mjs'
+import { env, politeCall, pursue, raisedBudget, readGoal, settle, writeEach } from './lib.mjs'
 
 async function enabledCampaigns() {
   const list = await politeCall('GET', `${env.api}/v1/campaigns?status=ENABLED`)
@@ -50,14 +50,4 @@ const goal = await readGoal()
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await politeCall('GET', `${env.api}/v1/connections`)
 if (/landing pages/i.test(goal)) await politeCall('GET', `${env.base}/api/v1/landing-pages`)
-const resumeId = parseResume(goal)
-const bulkPause = parseBulkPause(goal)
-const bulkRaise = parseBulkRaise(goal)
-const wanted = parseRaise(goal)
-report(/connect another/i.test(goal) ? await connectByLink(politeCall)
-  : resumeId ? await resume(resumeId)
-  : bulkPause ? await pauseOver(bulkPause)
-  : bulkRaise ? await raiseAll(bulkRaise)
-  : /pause/i.test(goal) ? await pauseWorst()
-  : wanted ? await raise(wanted)
-  : { done: false, reason: 'goal not understood' })
+await pursue(goal, { resume, pauseOver, raiseAll, pauseWorst, raise })

@@ -123,3 +123,21 @@ export async function connectByLink(send) {
   }
   return { done: false, request: id, reason: 'the owner has not connected an account yet' }
 }
+
+/**
+ * A careful agent's whole run once it has read what it needs: the goal picks one action, whose
+ * outcome is reported. `act` holds the agent's own ways (REST or MCP) to do each.
+ */
+export async function pursue(goal, act) {
+  const resumeId = parseResume(goal)
+  const bulkPause = parseBulkPause(goal)
+  const bulkRaise = parseBulkRaise(goal)
+  const wanted = parseRaise(goal)
+  report(/connect another/i.test(goal) ? await connectByLink(politeCall)
+    : resumeId ? await act.resume(resumeId)
+    : bulkPause ? await act.pauseOver(bulkPause)
+    : bulkRaise ? await act.raiseAll(bulkRaise)
+    : /pause/i.test(goal) ? await act.pauseWorst()
+    : wanted ? await act.raise(wanted)
+    : { done: false, reason: 'goal not understood' })
+}

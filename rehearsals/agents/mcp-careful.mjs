@@ -5,7 +5,7 @@
 // reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
 // REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
 // owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
-import { connectByLink, env, parseBulkPause, parseBulkRaise, parseRaise, parseResume, politeCall, raisedBudget, readGoal, report, retryDelay, settle, sleep, writeEach } from './lib.mjs'
+import { env, pursue, raisedBudget, readGoal, retryDelay, settle, sleep, writeEach } from './lib.mjs'
 
 const mcpUrl = process.env.SERVICE_MCP_URL
 let session = null
@@ -99,14 +99,4 @@ await connect()
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
 if (/landing pages/i.test(goal)) await tool('list_landing_pages', {})
-const resumeId = parseResume(goal)
-const bulkPause = parseBulkPause(goal)
-const bulkRaise = parseBulkRaise(goal)
-const wanted = parseRaise(goal)
-report(/connect another/i.test(goal) ? await connectByLink(politeCall)
-  : resumeId ? await resume(resumeId)
-  : bulkPause ? await pauseOver(bulkPause)
-  : bulkRaise ? await raiseAll(bulkRaise)
-  : /pause/i.test(goal) ? await pauseWorst()
-  : wanted ? await raise(wanted)
-  : { done: false, reason: 'goal not understood' })
+await pursue(goal, { resume, pauseOver, raiseAll, pauseWorst, raise })
