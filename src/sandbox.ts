@@ -28,6 +28,7 @@ import { createBaseApp } from './http/base-app.js'
 import { createApiApp } from './http/api-app.js'
 import { withFastReads } from './http/fast-reads.js'
 import { withFastRuns } from './http/fast-runs.js'
+import { withLateFastPaths } from './http/fast-path.js'
 import { withFastAudit } from './http/fast-audit.js'
 import { withFastReviews } from './http/fast-reviews.js'
 import { connectionRoutes } from './http/routes/connections.js'
@@ -196,6 +197,7 @@ async function assemble(options: SandboxOptions, store: FileStore): Promise<Sand
     adminGate: new AdminGate(adminToken, { limit: options.guessLimit }),
     keyHeaders: keyHeadersOf([...(options.keyHeaders ?? []), ...((world as World | null)?.key_headers ?? [])]),
     urls: { base: '', api: '' },
+    lateFastPaths: new Map(),
     worlds: {
       reset,
       keys,
@@ -217,7 +219,7 @@ async function assemble(options: SandboxOptions, store: FileStore): Promise<Sand
   return {
     ctx,
     baseApp,
-    baseListener: withFastRuns(ctx, withFastReviews(ctx, withFastAudit(ctx, baseApp))),
+    baseListener: withLateFastPaths(ctx, withFastRuns(ctx, withFastReviews(ctx, withFastAudit(ctx, baseApp)))),
     apiApp,
     apiListener: withFastReads(ctx, apiApp),
     resumed,

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RunningServer } from '../lib/servers.js'
@@ -10,6 +11,7 @@ import { fire, probe } from '../lib/load.js'
 import { runScript } from '../lib/operations.js'
 import { median, ratio, round } from '../lib/stats.js'
 import { cpuTimeMs } from '../lib/processes.js'
+import { startFloor } from '../lib/floor.js'
 
 export interface ListFigures { p50: number; p99: number; requests: number; cpu_ms_per_request: number | null; bytes: number }
 
@@ -25,10 +27,15 @@ export interface CatalogRow {
   /** Median RSS once ready, with and without, and the difference (target ≤ 20 MB). */
   rss_mb: { without: number; with: number; added: number }
   /**
-   * Sequential `tools/list` over hosted MCP, whole list on one page: client-side latency (target p99
-   * ≤ 5 ms) and the server's CPU ms per request, with the catalog and without it (the sandbox's 10 tools).
+   * Sequential `tools/list` over hosted MCP in a session, whole list on one page, timed by a plain-node
+   * client (`lib/list-client.mjs`): latency (target p99 ≤ 5 ms) and the server's CPU ms per request,
+   * with the catalog and without it (the sandbox's own tools).
    */
   tools_list_ms: ListFigures
+  /** The same without a session (the real service's bridge never initialises). */
+  tools_list_stateless_ms?: ListFigures
+  /** A bare node:http server answering the same listing bytes, the same client: what the machine allows. */
+  tools_list_floor_ms?: ListFigures
   tools_list_without_ms: ListFigures
   /** A simulated performance read vs the modelled `list_campaigns` under load (target: CPU per request no more). */
   simulated_read: LoadFigures
@@ -68,11 +75,13 @@ export async function measureCatalog(options: {
     const load = { ms: round(median(probes.map((p) => p.ms))), cpu_ms: round(median(probes.map((p) => p.cpu_ms))), rss_mb: round(median(probes.map((p) => p.rss_mb))) }
     options.log(`  catalog load: ${load.ms} ms wall, ${load.cpu_ms} ms CPU, ${load.rss_mb} MB RSS`)
     server = await startSandbox({ root: options.root, state: join(dir, 'plain.json') })
-    const tools_list_without_ms = await listLatency(server, 400)
+    const tools_list_without_ms = await listLatency(server, { session: true })
     await server.stop()
     server = await startSandbox({ root: options.root, state: join(dir, 'load.json'), extraArgs: ['--catalog', CATALOG] })
-    const tools_list_ms = await listLatency(server, 400)
-    options.log(`  tools/list: p50 ${tools_list_ms.p50} ms, p99 ${tools_list_ms.p99} ms, ${tools_list_ms.cpu_ms_per_request} CPU-ms (without the catalog: p99 ${tools_list_without_ms.p99} ms, ${tools_list_without_ms.cpu_ms_per_request} CPU-ms)`)
+    const tools_list_ms = await listLatency(server, { session: true })
+    const tools_list_stateless_ms = await listLatency(server, { session: false })
+    const tools_list_floor_ms = await listFloor(server)
+    options.log(`  tools/list: p50 ${tools_list_ms.p50} ms, p99 ${tools_list_ms.p99} ms, ${tools_list_ms.cpu_ms_per_request} CPU-ms; stateless p99 ${tools_list_stateless_ms.p99} ms; floor p99 ${tools_list_floor_ms.p99} ms (without the catalog: p99 ${tools_list_without_ms.p99} ms, ${tools_list_without_ms.cpu_ms_per_request} CPU-ms)`)
     const simulated: Target = { ...runScript(server, 'google_performance_report', ['--days=30']), body: JSON.stringify({ script_name: 'google_performance_report', args: ['--days=30'] }) }
     const modelled = runScript(server, 'list_campaigns', [])
     await probe(simulated)
@@ -93,6 +102,8 @@ export async function measureCatalog(options: {
       start_ms: { without: round(median(starts.map((s) => s.without))), with: round(median(starts.map((s) => s.with))), added: round(median(starts.map((s) => s.with - s.without))) },
       rss_mb: { without: median(starts.map((s) => s.rssWithout)), with: median(starts.map((s) => s.rssWith)), added: median(starts.map((s) => s.rssWith - s.rssWithout)) },
       tools_list_ms,
+      tools_list_stateless_ms,
+      tools_list_floor_ms,
       tools_list_without_ms,
       simulated_read: mid((r) => r.sim),
       modelled_read: mid((r) => r.mod),
@@ -120,35 +131,52 @@ function rssMb(pid: number): number {
   }
 }
 
-/** One MCP session over raw JSON-RPC, then `count` sequential `tools/list`, each timed. */
-async function listLatency(server: RunningServer, count: number): Promise<ListFigures> {
-  const url = `${server.baseUrl}/mcp`
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-service-key': BENCH_KEY }
-  const post = (body: unknown, extra: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) })
-  const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } })
-  if (!init.ok) throw new Error(`initialize answered ${init.status}: ${(await init.text()).slice(0, 300)}`)
-  await init.text()
-  const session = init.headers.get('mcp-session-id')
-  const more: Record<string, string> = session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}
-  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, more)).text()
-  const times: number[] = []
-  let cpu0: number | null = null
-  let bytes = 0
-  for (let i = 0; i < count + 20; i++) {
-    // The first 20 warm the connection and the JIT; they are not counted.
-    if (i === 20) cpu0 = cpuTimeMs(server.pid)
-    const t = performance.now()
-    const res = await post({ jsonrpc: '2.0', id: i + 1, method: 'tools/list', params: {} }, more)
-    const text = await res.text()
-    if (!res.ok || !text.includes('list_campaigns')) throw new Error(`tools/list answered ${res.status}: ${text.slice(0, 300)}`)
-    bytes = text.length
-    if (i >= 20) times.push(performance.now() - t)
-  }
+/** Listings per latency run, after a warm-up run of `WARM_UP` (the JIT compiles on other threads of the server for the first few thousand, and that CPU would be counted per request). */
+const LISTINGS = 2000
+const LIST_CLIENT = fileURLToPath(new URL('../lib/list-client.mjs', import.meta.url))
+const WARM_UP = 2000
+
+/**
+ * Sequential `tools/list` timed by a plain-node client (`lib/list-client.mjs`) in one MCP session
+ * (`session`) or statelessly; the server's CPU ms per listing from its /proc times around the run.
+ */
+async function listLatency(server: Pick<RunningServer, 'baseUrl' | 'pid'>, options: { session: boolean }): Promise<ListFigures> {
+  const run = (count: number) => listClient(`${server.baseUrl}/mcp`, count, options.session)
+  await run(WARM_UP)
+  const cpu0 = cpuTimeMs(server.pid)
+  const { times, bytes } = await run(LISTINGS)
   const cpu1 = cpuTimeMs(server.pid)
-  times.sort((a, b) => a - b)
+  const sorted = [...times].sort((a, b) => a - b)
   return {
-    p50: round(times[Math.floor(times.length * 0.5)], 2), p99: round(times[Math.floor(times.length * 0.99)], 2), requests: times.length,
-    cpu_ms_per_request: cpu0 !== null && cpu1 !== null ? round((cpu1 - cpu0) / times.length, 2) : null, bytes,
+    p50: round(sorted[Math.floor(sorted.length * 0.5)], 2), p99: round(sorted[Math.floor(sorted.length * 0.99)], 2), requests: sorted.length,
+    cpu_ms_per_request: cpu0 !== null && cpu1 !== null ? round((cpu1 - cpu0) / sorted.length, 2) : null, bytes,
   }
 }
 
+function listClient(url: string, count: number, session: boolean): Promise<{ times: number[]; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const args = [LIST_CLIENT, url, BENCH_KEY, String(count), ...(session ? ['session'] : [])]
+    execFile(process.execPath, args, { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`list client failed: ${stderr.slice(0, 500) || error.message}`))
+      else resolve(JSON.parse(stdout) as { times: number[]; bytes: number })
+    })
+  })
+}
+
+/**
+ * The floor for the same listing: a bare node:http server answering the sandbox's own listing bytes
+ * to every request, timed by the same client. What this machine and client allow at all.
+ */
+async function listFloor(server: RunningServer): Promise<ListFigures> {
+  const answer = await fetch(`${server.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-service-key': BENCH_KEY },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  })
+  const floor = await startFloor(await answer.text())
+  try {
+    return await listLatency(floor, { session: false })
+  } finally {
+    await floor.stop()
+  }
+}

@@ -1,3 +1,4 @@
+import type { LateFastPath } from './fast-path.js'
 import type { Logger } from 'pino'
 import type { Deps, WorldSource } from '../domain/ports.js'
 import type { WorldKey } from '../domain/world.js'
@@ -24,6 +25,8 @@ export interface AppContext {
   /** Filled in once the listeners are bound; used for links such as connect URLs. */
   urls: { base: string; api: string }
   worlds: WorldControl
+  /** Fast paths added by surfaces loaded on first use, by name (hosted MCP's `tools/list`; `withLateFastPaths`). */
+  lateFastPaths: Map<string, LateFastPath>
 }
 
 /** World lifecycle, implemented by the composition root. */

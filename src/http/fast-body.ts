@@ -46,18 +46,18 @@ export function readBody(req: IncomingMessage, length: number, done: (body: Buff
 
 /**
  * Reads the body and hands `take` the plain object express.json (strict) would give the route.
- * Anything else (malformed JSON, an array, a closed connection) is pushed back onto the request
- * and handed to `fallBack`, which express then reads as if it were first.
+ * Anything else (malformed JSON, an array, a closed connection, an object `take` declines) is pushed
+ * back onto the request and handed to `fallBack`, which express then reads as if it were first.
  */
-export function readJsonObject(req: IncomingMessage, length: number, handlers: { take: (input: object, text: string) => void; fallBack: () => void }): void {
+export function readJsonObject(req: IncomingMessage, length: number, handlers: { take: (input: object, text: string) => void | false; fallBack: () => void }): void {
   readBody(req, length, (body) => {
     const text = body?.toString('utf8') ?? ''
     const input = body === null ? undefined : jsonObject(text)
-    if (body === null || input === undefined) {
+    // `take` may decline the object too (`false`): express then reads the very bytes that came.
+    if (body === null || input === undefined || handlers.take(input, text) === false) {
       if (body) req.unshift(body)
-      return handlers.fallBack()
+      handlers.fallBack()
     }
-    handlers.take(input, text)
   })
 }
 

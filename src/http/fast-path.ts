@@ -1,10 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { AppContext } from './context.js'
 import type { Reply } from './reply.js'
 import { activeFaultRules } from './faults.js'
 import { errorToRender } from './error-handler.js'
 import { bodyToWrite, jsonText } from './json-text.js'
 import { replyBody, stampRequestId, withRequestId } from './request-id.js'
+import type { ChunkedBody } from './write-chunks.js'
+import { writeChunks } from './write-chunks.js'
+import type { SentBody } from './journal-body.js'
 
 // Present on a request express would treat specially (a conditional GET that may be a 304, an
 // `Expect: 100-continue` handshake, a compressed body, a `Prefer` for a scripted answer).
@@ -62,18 +65,45 @@ export class FastExchange {
     this.send(failure.status, failure.headers, JSON.stringify(withRequestId(failure.toBody(), this.target.req, this.target.res)))
   }
 
-  // As express's `res.set(headers).status(status).json(body)` writes it.
-  private send(status: number, headers: Record<string, string>, text: string): void {
+  /** Sends a body in chunks (a kept listing), as `sendChunks` does on the express path. */
+  sendChunks(headers: Record<string, string>, body: ChunkedBody): void {
+    this.#journalOnFinish(body.chunks)
+    for (const [name, value] of Object.entries(headers)) this.target.res.setHeader(name, value)
+    writeChunks(this.target.res, body)
+  }
+
+  #journalOnFinish(responseBody: SentBody): void {
     const { host, path, query, req, res, journaled = true } = this.target
     if (journaled) res.on('finish', () => this.ctx.journal.recordExchange({
       host, started: this.#started, sandboxMs: this.#sandboxMs, path, query, status: res.statusCode, req, res,
-      requestBody: this.requestBody, responseText: text, fault: null, requestId: this.#requestId,
+      requestBody: this.requestBody, responseBody, fault: null, requestId: this.#requestId,
     }))
+  }
+
+  // As express's `res.set(headers).status(status).json(body)` writes it.
+  private send(status: number, headers: Record<string, string>, text: string): void {
+    const { res } = this.target
+    this.#journalOnFinish(text)
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
     const body = bodyToWrite(text)
     res.setHeader('Content-Type', 'application/json; charset=utf-8')
     res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length)
     res.statusCode = status
     res.end(body)
+  }
+}
+
+/**
+ * A fast path a surface adds once it is loaded (hosted MCP's `tools/list`, which loads on its
+ * first request): it answers and returns true, or returns false having touched nothing. It may
+ * also read the body and then hand the request to `fallBack` (express) with the body pushed back.
+ */
+export type LateFastPath = (req: IncomingMessage, res: ServerResponse, fallBack: () => void) => boolean
+
+/** The base host's listener for the late fast paths in `ctx.lateFastPaths`, in front of `app`. */
+export function withLateFastPaths(ctx: AppContext, app: RequestListener): RequestListener {
+  return (req, res) => {
+    for (const path of ctx.lateFastPaths.values()) if (path(req, res, () => app(req, res))) return
+    app(req, res)
   }
 }

@@ -15,45 +15,89 @@ export interface KeptBody {
   truncated: Truncation | null
 }
 
+/** A body as it was sent or read: text, bytes, or bytes in chunks (a kept listing and the few bytes around it). */
+export type SentBody = string | Buffer | readonly Buffer[]
+
 /**
  * Masks a body and keeps at most `cap` characters of it. Only a window a little past the cap is
  * decoded and masked, so a 1 MB body costs no full pass; the cut is made where no key cut in half
  * can remain. A body still in bytes (as read off the wire) is decoded only as far as the window.
  */
-export function keepBody(body: string | Buffer, cap: number): KeptBody {
-  if (body.length <= cap) return { text: redactText(body.toString()), truncated: null }
-  const windowSize = cap + 2 * ENCODED_SECRET_MAX
-  // A character takes at least one byte, so the window's bytes hold at least its characters.
-  const window = typeof body === 'string' ? body.slice(0, windowSize) : body.subarray(0, windowSize).toString('utf8')
-  const whole = typeof body === 'string' ? window.length === body.length : windowSize >= body.length
-  if (whole && window.length <= cap) return { text: redactText(window), truncated: null }
-  const masked = redactText(window)
-  // Masking only shortens, so whatever the window's end cut of a secret lies in its last ENCODED_SECRET_MAX characters.
-  const end = whole ? cap : Math.min(cap, masked.length - ENCODED_SECRET_MAX)
-  const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
-  return { text: kept, truncated: { bytes: Buffer.byteLength(body), kept_bytes: Buffer.byteLength(kept) } }
+export function keepBody(body: SentBody, cap: number): KeptBody {
+  return keepWindow(windowOf(body, cap), cap).kept
 }
 
 /**
- * `keepBody` that hands back its previous answer for the same text and cap: a list body reused
- * request after request (`jsonText`) is masked once, not once per exchange. Only a body kept
- * whole and unchanged by masking is remembered, so no secret outlives its exchange here.
+ * `keepBody` that hands back its previous answer when a body's window (all of a short body, the
+ * first `cap` and a little of a long one) is the same as the last one's: a list body reused request
+ * after request, or a long listing whose JSON-RPC id comes after the cut, is masked once, not once
+ * per exchange. Only a window that masking left unchanged is remembered (as a copy: a slice would
+ * keep its whole parent), so no secret outlives its exchange here.
  */
 export class LastKept {
-  #text: string | null = null
+  #head: string | Buffer | null = null
+  #whole = false
   #cap = 0
   #kept: KeptBody = { text: '', truncated: null }
 
-  keep(body: string | Buffer, cap: number): KeptBody {
-    if (typeof body !== 'string') return keepBody(body, cap)
-    if (body === this.#text && cap === this.#cap) return this.#kept
-    const kept = keepBody(body, cap)
-    const clean = kept.truncated === null && kept.text === body
-    this.#text = clean ? body : null
+  keep(body: SentBody, cap: number): KeptBody {
+    const window = windowOf(body, cap)
+    if (this.#head !== null && cap === this.#cap && window.whole === this.#whole && sameHead(window.head, this.#head)) {
+      const truncated = this.#kept.truncated
+      // The window is the same; a long body's length past it may not be.
+      return truncated ? { text: this.#kept.text, truncated: { bytes: window.bytes(), kept_bytes: truncated.kept_bytes } } : this.#kept
+    }
+    const { kept, clean } = keepWindow(window, cap)
+    this.#head = clean ? copyHead(window.head, body) : null
+    this.#whole = window.whole
     this.#cap = cap
     this.#kept = kept
     return kept
   }
+}
+
+/** The part of a body the journal reads: its first `cap` characters and the margin masking needs. */
+interface BodyWindow {
+  head: string | Buffer
+  /** The head is the whole body. */
+  whole: boolean
+  /** The body's length in UTF-8 bytes. */
+  bytes: () => number
+}
+
+function windowOf(body: SentBody, cap: number): BodyWindow {
+  const size = cap + 2 * ENCODED_SECRET_MAX
+  if (typeof body === 'string') {
+    const head = body.length <= size ? body : body.slice(0, size)
+    return { head, whole: head.length === body.length, bytes: () => Buffer.byteLength(body) }
+  }
+  const chunks: readonly Buffer[] = Buffer.isBuffer(body) ? [body] : body
+  let total = 0
+  for (const chunk of chunks) total += chunk.length
+  // A character takes at least one byte, so `size` bytes hold at least the window's characters.
+  const head = chunks.length === 1 || chunks[0].length >= size ? chunks[0].subarray(0, size) : Buffer.concat(chunks, Math.min(size, total))
+  return { head, whole: size >= total, bytes: () => total }
+}
+
+function keepWindow(window: BodyWindow, cap: number): { kept: KeptBody; clean: boolean } {
+  const text = typeof window.head === 'string' ? window.head : window.head.toString('utf8')
+  const masked = redactText(text)
+  const clean = masked === text
+  if (window.whole && text.length <= cap) return { kept: { text: masked, truncated: null }, clean }
+  // Masking only shortens, so whatever the window's end cut of a secret lies in its last ENCODED_SECRET_MAX characters.
+  const end = window.whole ? cap : Math.min(cap, masked.length - ENCODED_SECRET_MAX)
+  const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
+  return { kept: { text: kept, truncated: { bytes: window.bytes(), kept_bytes: Buffer.byteLength(kept) } }, clean }
+}
+
+function sameHead(a: string | Buffer, b: string | Buffer): boolean {
+  return typeof a === 'string' ? a === b : typeof b !== 'string' && a.equals(b)
+}
+
+// A head that is the whole body string is kept as it is; a slice or a view is copied.
+function copyHead(head: string | Buffer, body: SentBody): string | Buffer {
+  if (typeof head !== 'string') return Buffer.from(head)
+  return head === body ? head : copyOf(head)
 }
 
 /** Deepest JSON a journal entry shows parsed; deeper bodies are shown as their text. */

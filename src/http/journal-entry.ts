@@ -6,6 +6,7 @@ import { LastRecord, pickHeaders, redactHeaders, redactQuery } from './journal-r
 import { iso } from '../domain/durations.js'
 import type { JournalEntry, Truncation } from '../support/wire.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP, LastKept, shownBody } from './journal-body.js'
+import type { SentBody } from './journal-body.js'
 import type { JournalArena } from './journal-arena.js'
 
 // What an entry costs besides its text (object, numbers, record slots): with 256 the accounting stays
@@ -55,7 +56,8 @@ export interface Exchange {
   res: { getHeader(name: string): unknown }
   /** The request body as text, or as the bytes read (decoded only as far as the journal keeps it). */
   requestBody: string | Buffer
-  responseText: string
+  /** The response body as sent (bytes and chunks are decoded only as far as the journal keeps them). */
+  responseBody: SentBody
   fault: string | null
   /** The answer's `Request-Id`. */
   requestId?: string | null
@@ -69,7 +71,7 @@ export function exchangeEntry(x: Exchange, keyHeaders: KeyHeaders = NO_KEY_HEADE
   const credential = anyCredential(x.req, keyHeaders)
   const cap = credential && x.status !== 401 ? BODY_CAP : ANONYMOUS_BODY_CAP
   const request = requestBodies.keep(x.requestBody, cap)
-  const response = responseBodies.keep(x.responseText, cap)
+  const response = responseBodies.keep(x.responseBody, cap)
   const path = redactText(x.path)
   const query = redactQuery(x.query)
   const headers = redactHeaders(x.req.headers, keyHeaders)
@@ -116,7 +118,7 @@ export function safeExchangeEntry(x: Exchange, onError: (error: unknown) => void
     onError(error)
     return exchangeEntry({
       ...x, path: '', query: {}, req: { method: x.req.method, headers: {} }, res: { getHeader: () => undefined },
-      requestBody: '', responseText: '', fault: 'journal_error',
+      requestBody: '', responseBody: '', fault: 'journal_error',
     })
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LastKept } from './journal-body.js'
+import { LastKept, keepBody } from './journal-body.js'
 import { redactHeaders } from './journal-record.js'
 
 const KEY = 'svc_test_Zq9mW2xR7tB4nK8pL3vC6yH1dF5gJ0sA'
@@ -55,6 +55,40 @@ describe('journal records reused between exchanges', () => {
     expect(kept.keep(Buffer.from(body), 1024)).toEqual(cut)
   })
 
+  // A long listing answered again with another JSON-RPC id: the id lies past the cut, the window is the same.
+  const listing = (id: number, tail = '') => `{"result":{"tools":[${'{"name":"t"},'.repeat(6000)}{}]},"id":${id}${tail}}`
+
+  it('masks a long body once while its window is the same, and gives each its own full length', () => {
+    const kept = new LastKept()
+    const first = kept.keep(listing(1), 64 * 1024)
+    const again = kept.keep(listing(12345), 64 * 1024)
+    expect(again.text).toBe(first.text)
+    expect(again.truncated).toEqual({ bytes: Buffer.byteLength(listing(12345)), kept_bytes: first.truncated?.kept_bytes })
+    expect(again).toEqual(keepBody(listing(12345), 64 * 1024))
+  })
+
+  it('gives bytes in chunks the answer their joined text gets', () => {
+    const kept = new LastKept()
+    const text = listing(3)
+    const chunks = [Buffer.from(text.slice(0, 70_000)), Buffer.from(text.slice(70_000))]
+    expect(kept.keep(chunks, 64 * 1024)).toEqual(keepBody(text, 64 * 1024))
+    expect(kept.keep([Buffer.from('{"a":'), Buffer.from('1}')], 64 * 1024)).toEqual({ text: '{"a":1}', truncated: null })
+    expect(keepBody([Buffer.from(text.slice(0, 10)), Buffer.from(text.slice(10))], 1024)).toEqual(keepBody(text, 1024))
+  })
+
+  it('does not remember a long window that held a secret, and masks a secret past the old window afresh', () => {
+    const kept = new LastKept()
+    const secret = `{"key":"${KEY}",${listing(1).slice(1)}`
+    expect(kept.keep(secret, 64 * 1024).text).toContain('svc_test_Zq9…[redacted]')
+    expect(kept.keep(secret, 64 * 1024).text).not.toContain(KEY)
+    const clean = kept.keep(listing(1), 64 * 1024)
+    // Same window except a key written where the clean one had padding: not the remembered answer.
+    const changed = listing(1).replace('{"name":"t"},', `{"name":"${OTHER}"},`)
+    const masked = kept.keep(changed, 64 * 1024)
+    expect(masked.text).not.toBe(clean.text)
+    expect(masked.text).not.toContain(OTHER)
+  })
+
   it('does not remember a body that held a secret', () => {
     const kept = new LastKept()
     const body = `{"key":"${KEY}"}`
@@ -74,7 +108,7 @@ describe('a journal record that cannot be built', () => {
       host: 'api' as const, started: 0, sandboxMs: 0, path: '/v1/me', query: {}, status: 200,
       req: { method: 'GET', headers: { host: 'a' } },
       res: { getHeader: () => { throw new Error('boom') } },
-      requestBody: '', responseText: '{}', fault: null,
+      requestBody: '', responseBody: '{}', fault: null,
     }
     expect(() => journal.recordExchange(exchange)).not.toThrow()
     const [entry] = journal.query({}).entries

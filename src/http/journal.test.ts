@@ -1,4 +1,8 @@
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
+v8.setFlagsFromString('--expose-gc')
 import type { TestSandbox } from '../test-support/http.js'
 import { KEYS, startSandbox } from '../test-support/http.js'
 import { ANONYMOUS_BODY_CAP, BODY_CAP } from './journal-body.js'
@@ -110,7 +114,7 @@ describe('Journal', () => {
   const exchange = (body: string, responseText = '') => exchangeEntry({
     host: 'api', started: performance.now(), sandboxMs: 0, path: '/v1/me', query: {}, status: 200,
     req: { method: 'POST', headers: { authorization: `Bearer ${KEYS.owner}` } }, res: { getHeader: () => undefined },
-    requestBody: body, responseText, fault: null,
+    requestBody: body, responseBody: responseText, fault: null,
   })
 
   it('reads back every kept body, repeated, changing or non-ASCII, after thousands of exchanges were evicted', () => {
@@ -128,13 +132,31 @@ describe('Journal', () => {
     expect(entries.map((e) => [JSON.stringify(e.request.body), JSON.stringify(e.response.body)])).toEqual(sent.slice(-300))
   })
 
+  it('holds one string for a body repeated by value, not a copy per entry', () => {
+    const journal = new Journal({ limit: 1_000 })
+    const body = JSON.stringify({ tools: 'x'.repeat(60_000) })
+    const gc = vm.runInNewContext('gc') as () => void
+    gc()
+    const before = process.memoryUsage().heapUsed
+    // Each exchange's kept body is its own string of equal value, as when each answer is masked afresh.
+    for (let i = 0; i < 300; i++) {
+      const entry = exchange('{}', body)
+      entry.response_body = Buffer.from(body).toString('utf8')
+      journal.record(entry)
+    }
+    gc()
+    // 300 copies would be 18 MB; one shared string is 60 KB.
+    expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(4)
+    expect(journal.query({ limit: 1 }).entries[0].response.body).toEqual({ tools: 'x'.repeat(60_000) })
+  })
+
   it('refills its oldest entry at the limit without leaving any of its values in the new one', () => {
     const journal = new Journal({ limit: 3 })
     for (let i = 0; i < 10; i++) {
       journal.record(exchangeEntry({
         host: i % 2 ? 'base' : 'api', started: performance.now(), sandboxMs: i, path: `/v1/p${i}`, query: i % 3 ? { i: String(i) } : {}, status: 200 + i,
         req: { method: 'GET', headers: i % 2 ? { authorization: `Bearer ${KEYS.owner}` } : {} }, res: { getHeader: () => undefined },
-        requestBody: '', responseText: `{"i":${i}}`, fault: i % 4 ? null : 'drop', requestId: i % 2 ? `req_${i}` : null,
+        requestBody: '', responseBody: `{"i":${i}}`, fault: i % 4 ? null : 'drop', requestId: i % 2 ? `req_${i}` : null,
       }))
     }
     const kept = journal.query().entries.map((e) => [e.path, e.host, e.status, e.request_id, e.fault, e.key_prefix, e.query, e.response.body])

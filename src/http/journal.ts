@@ -9,6 +9,9 @@ import type { Exchange } from './journal-entry.js'
 import { expand, safeExchangeEntry } from './journal-entry.js'
 import type { KeyHeaders } from './credentials.js'
 import { NO_KEY_HEADERS } from './credentials.js'
+import type { SentBody } from './journal-body.js'
+import type { ChunkedBody } from './write-chunks.js'
+import { writeChunks } from './write-chunks.js'
 
 /** Default byte budget of the journal ring (`--journal-max-bytes`). */
 export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024
@@ -94,14 +97,16 @@ export class Journal {
       entry.request_at = arena.put(request)
       entry.request_bytes = arena.end - entry.request_at
       entry.request_body = null
-    }
+      // Equal by value is not the same string: without this each entry held its own copy (a 64 KB
+      // tools/list body, 1 000 of them on the heap at the byte budget; issue 35).
+    } else entry.request_body = this.#lastRequest
     const response = entry.response_body as string
     if (response !== this.#lastResponse) {
       this.#lastResponse = response
       entry.response_at = arena.put(response)
       entry.response_bytes = arena.end - entry.response_at
       entry.response_body = null
-    }
+    } else entry.response_body = this.#lastResponse
   }
 
   query(q: JournalQuery = {}): { entries: JournalEntry[]; last_seq: number } {
@@ -155,11 +160,11 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     const sandboxMs = clock.now()
     // Read now: a sub-router (e.g. the MCP SDK's OAuth handlers) may still have its prefix stripped at finish.
     const path = req.path
-    let responseText = ''
+    let responseBody: SentBody = ''
     const send = res.send.bind(res)
     res.send = (body?: unknown) => {
-      if (typeof body === 'string') responseText = body
-      else if (Buffer.isBuffer(body)) responseText = body.toString('utf8')
+      // Bytes stay bytes: the journal decodes only the window it keeps.
+      if (typeof body === 'string' || Buffer.isBuffer(body)) responseBody = body
       return send(body)
     }
     let recorded = false
@@ -168,7 +173,7 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
       recorded = true
       journal.recordExchange({
         host, started, sandboxMs, path, status, req, res, query: req.query,
-        requestBody: rawBody(req), responseText, fault: (res.locals.fault as string | undefined) ?? null,
+        requestBody: rawBody(req), responseBody: (res.locals[SENT_CHUNKS] as readonly Buffer[] | undefined) ?? responseBody, fault: (res.locals.fault as string | undefined) ?? null,
         requestId: (res.locals.requestId as string | undefined) ?? null,
       })
     }
@@ -179,6 +184,14 @@ export function journalMiddleware(journal: Journal, clock: Clock, host: 'base' |
     })
     next()
   }
+}
+
+const SENT_CHUNKS = 'journalSentChunks'
+
+/** Answers with a body in chunks (`writeChunks`) and shows the journal what was sent. */
+export function sendChunks(res: Response, body: ChunkedBody): void {
+  res.locals[SENT_CHUNKS] = body.chunks
+  writeChunks(res, body)
 }
 
 /** The raw request bytes, kept by the JSON parser's `verify` hook; the journal decodes only what it keeps. */

@@ -90,8 +90,8 @@ export function hostedCaller(res: Response): HostedCaller {
   return res.locals.mcpCaller as HostedCaller
 }
 
-// A key selects its workspace by being pinned to it; an unpinned key is refused on hosted MCP.
-function keyCaller(deps: Deps, value: string): HostedCaller {
+/** The caller of a key on hosted MCP: a key selects its workspace by being pinned to it; an unpinned key is refused (MCP-03). */
+export function keyCaller(deps: Deps, value: string): HostedCaller {
   const caller = authenticate(deps, value)
   if (!caller.key.workspace_id) {
     throw new SandboxError('WORKSPACE_SCOPE_REQUIRED', {

@@ -5,6 +5,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Ids } from '../domain/ports.js'
 import type { HostedCaller } from './hosted-auth.js'
 import { REQUEST_ID_HEADER } from '../support/request-id.js'
+import { sendChunks } from '../http/journal.js'
+import type { ChunkedBody } from '../http/write-chunks.js'
 
 /** Session bounds (sandbox decision): per credential, and for the whole table. */
 export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const
@@ -99,11 +101,9 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   if (!initialize && isToolsList(body) && options.toolList && supportedVersion(req)) {
     const result = options.toolList((body.params as { cursor?: unknown } | undefined)?.cursor)
     if (result !== null) {
-      if (sessionId) res.setHeader('Mcp-Session-Id', sessionId)
-      const message = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`
-      if (sse) res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' }).send(`event: message\ndata: ${message}\n\n`)
-      else res.status(200).type('application/json').send(message)
-      return
+      const listing = listingAnswer({ result, id: body.id, sse, sessionId })
+      res.set(listing.headers)
+      return sendChunks(res, listing.body)
     }
   }
   const opened = initialize ? options.sessions.open(options.caller.principal) : null
@@ -123,13 +123,48 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   }
 }
 
-// A protocol version the SDK would refuse is left to it, so the refusal reads the same either way.
-function supportedVersion(req: Request): boolean {
+/**
+ * The answer to a `tools/list` from its kept result text, as the SDK's transport would send it:
+ * SSE when the client lists `text/event-stream`, else JSON, the session id echoed. Shared by the
+ * express path and the fast one (`fast-tools-list.ts`).
+ */
+export function listingAnswer(options: { result: string; id: string | number; sse: boolean; sessionId: string | null }): { headers: Record<string, string>; body: ChunkedBody } {
+  const { sse } = options
+  const headers: Record<string, string> = {}
+  if (options.sessionId) headers['Mcp-Session-Id'] = options.sessionId
+  if (sse) headers['Cache-Control'] = 'no-cache'
+  const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(options.id)}}${sse ? '\n\n' : ''}`)
+  const type = sse ? 'text/event-stream' : 'application/json; charset=utf-8'
+  return { headers, body: { status: 200, type, chunks: [keptListing(options.result, sse), tail] } }
+}
+
+const listings = new Map<string, { json: Buffer; sse: Buffer }>()
+
+/**
+ * A `tools/list` result as the bytes that open its message, kept per result text (the same
+ * string each time, so its hash is computed once): a 200-tool listing is 160 KB, and encoding it
+ * per request cost more than the rest of the request.
+ */
+function keptListing(result: string, sse: boolean): Buffer {
+  let kept = listings.get(result)
+  if (!kept) {
+    const json = Buffer.from(`{"result":${result}`)
+    kept = { json, sse: Buffer.concat([Buffer.from('event: message\ndata: '), json]) }
+    // Bounded like the texts it is made from: a handful of pages are ever asked.
+    if (listings.size >= 256) listings.clear()
+    listings.set(result, kept)
+  }
+  return sse ? kept.sse : kept.json
+}
+
+/** A protocol version the SDK would refuse is left to it, so the refusal reads the same either way. */
+export function supportedVersion(req: Pick<Request, 'headers'>): boolean {
   const version = header(req, 'mcp-protocol-version')
   return !version || SUPPORTED_PROTOCOL_VERSIONS.includes(version)
 }
 
-function isToolsList(body: unknown): body is { id: string | number; method: 'tools/list'; params?: unknown } {
+/** A JSON-RPC `tools/list` request (not a notification). */
+export function isToolsList(body: unknown): body is { id: string | number; method: 'tools/list'; params?: unknown } {
   const b = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null
   return b !== null && typeof b === 'object' && b.jsonrpc === '2.0' && b.method === 'tools/list' && (typeof b.id === 'string' || typeof b.id === 'number')
 }
@@ -173,7 +208,7 @@ async function send(response: globalThis.Response, res: Response): Promise<void>
 }
 
 /** A request header's first value, trimmed; absent or blank → null. */
-export function header(req: Request, name: string): string | null {
+export function header(req: Pick<Request, 'headers'>, name: string): string | null {
   const raw = req.headers[name]
   return (Array.isArray(raw) ? raw[0] : raw)?.trim() || null
 }

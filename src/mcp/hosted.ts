@@ -11,6 +11,7 @@ import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
 import { createMcpServer, toolListResultText } from './server.js'
 import { inProcessBackend } from './in-process-backend.js'
+import { fastToolsList } from './fast-tools-list.js'
 import { corsFor, hostGuard } from './request-guard.js'
 import { SignInGate } from './sign-in-gate.js'
 
@@ -40,8 +41,10 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
     app.use(MCP_PATH, corsFor(() => ctx.keyHeaders))
+    const toolList = (cursor: unknown) => toolListResultText({ pageSize: options.pageSize, catalog: ctx.deps.snapshot }, cursor)
+    // From now on a plain `tools/list` is answered in front of express (`fast-tools-list.ts`).
+    ctx.lateFastPaths.set('mcp-tools-list', fastToolsList({ ctx, sessions, toolList }))
     app.post(MCP_PATH, auth, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), (req, res, next) => {
-      const toolList = (cursor: unknown) => toolListResultText({ pageSize: options.pageSize, catalog: ctx.deps.snapshot }, cursor)
       handleMcpPost(req, res, { sessions, caller: hostedCaller(res), server: server(res), toolList }).catch(next)
     })
     app.delete(MCP_PATH, auth, (req, res) => handleMcpDelete(req, res, sessions, hostedCaller(res)))

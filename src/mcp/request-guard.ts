@@ -29,13 +29,18 @@ export function ownOrigin(req: Request): string {
  */
 export function hostGuard(baseUrl: () => string): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const allowed = allowedHostnames(baseUrl())
     const host = req.get('host') ?? ''
-    const name = hostnameOf(host)
-    if (allowed === null && name !== null) return next()
-    if (name !== null && allowed?.has(name)) return next()
+    if (hostAllowed(baseUrl(), host)) return next()
     next(new SandboxError('HOST_NOT_ALLOWED', { host: host.slice(0, 200) }))
   }
+}
+
+/** Whether a `Host` value names a host this sandbox, bound at `baseUrl`, answers hosted MCP on. */
+export function hostAllowed(baseUrl: string, host: string): boolean {
+  const name = hostnameOf(host)
+  if (name === null) return false
+  const allowed = allowedHostnames(baseUrl)
+  return allowed === null || allowed.has(name)
 }
 
 /**
