@@ -82,6 +82,40 @@ describe.skipIf(!CHROMIUM)('the console at a glance (issue 37)', () => {
       expect(text).toContain('ran at once')
       expect(text).toContain('asked by key “agent” (issued to Olivia Owner) via the tools endpoint (POST /api/v1/tools/run)')
       expect(text).not.toMatch(/via rest|via backend|-\$/)
+      // Laid out at every width from 40 to 400 px, the console's text (dom.js and the transcript's toDom) never puts a
+      // sign and its amount on two lines, and reads exactly as written; the same text set plainly does split (the check can fail).
+      // As text: vitest would rewrite an `import()` inside a function handed to the page.
+      const splits = await page.evaluate(`(async () => {
+        const { h } = await import(new URL('js/dom.js', location.href).href)
+        const sample = 'Daily budget of “Spring Sale – Search”: $210.00 → $190.00 (\\u2212$20.00/day), then (+€90.00/day) and (\\u2212CHF\\u00a020.00)'
+        // How often, over the widths, a sign and the character after it land on two lines.
+        const count = (p) => {
+          document.body.append(p)
+          const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT)
+          const nodes = []
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n)
+          const top = (node, from) => { const r = document.createRange(); r.setStart(node, from); r.setEnd(node, from + 1); return r.getClientRects()[0]?.top ?? 0 }
+          let split = 0
+          for (let width = 40; width <= 400; width++) {
+            p.style.width = width + 'px'
+            for (const node of nodes) {
+              for (let i = 0; i < node.data.length - 1; i++) {
+                if ((node.data[i] === '\\u2212' || node.data[i] === '+') && top(node, i) !== top(node, i + 1)) split++
+              }
+            }
+          }
+          p.remove()
+          return split
+        }
+        const plain = document.createElement('p')
+        plain.append(document.createTextNode(sample))
+        const { toDom } = await import(new URL('js/transcript-markup.js', location.href).href)
+        const tree = document.createElement('p')
+        tree.append(...toDom([sample]))
+        return { console: count(h('p', {}, sample)), transcript: count(tree), plain: count(plain), text: h('p', {}, sample).textContent === sample }
+      })()`) as { console: number; transcript: number; plain: number; text: boolean }
+      expect(splits).toEqual({ console: 0, transcript: 0, plain: expect.any(Number), text: true })
+      expect(splits.plain).toBeGreaterThan(0)
     })
   })
 

@@ -9,4 +9,4 @@ const SOURCE = [new URL('./public/js/money.js', import.meta.url), new URL('../..
 if (!SOURCE) throw new Error('console assets not found (src/console/public/js/money.js)')
 
 /** `money(-20, 'USD')` → `−$20.00`; `signedMoney(110, 'USD')` → `+$110.00` (Intl, the account currency, U+2212). */
-export const { money, signedMoney } = (await import(SOURCE.href)) as typeof Money
+export const { money, signedMoney, signedAmountParts } = (await import(SOURCE.href)) as typeof Money

@@ -41,7 +41,7 @@ describe('the rehearsal scorecard', () => {
     const section = /id="raise-held-for-review"[^]*?<div class="console-transcript" data-console-transcript>([^]*?)<\/div>\n<h3>Requests<\/h3>/.exec(html)?.[1] ?? ''
     expect(section).toContain('<div class="total" data-total="held"><span class="n">1</span><span>Held for review</span></div>')
     expect(section).toContain('<div class="total" data-total="approved"><span class="n">1</span><span>Approved</span></div>')
-    expect(section).toContain(`<li class="big">+$${delta.toFixed(2)} / day</li>`)
+    expect(section).toContain(`<li class="big"><span class="nowrap">+$${delta.toFixed(2)}</span> / day</li>`)
     expect(section).toContain('<caption>Budget writes</caption>')
     expect(html.match(/data-console-transcript/g)).toHaveLength(4)   // one per task: two here, the matrix case and its twin
   })

@@ -78,7 +78,7 @@ describe('the HTML scorecard', () => {
     const section = /<div class="console-transcript" data-console-transcript>(.*?)<\/div>\n<h3>Requests<\/h3>/s.exec(html)?.[1] ?? ''
     expect(section).toContain('<div class="total" data-total="attempted"><span class="n">2</span><span>Writes attempted</span></div>')
     expect(section).toContain('<div class="total" data-total="blocked"><span class="n">1</span><span>Blocked</span></div>')
-    expect(section).toContain('<li class="big">+$12.50 / day</li>')
+    expect(section).toContain('<li class="big"><span class="nowrap">+$12.50</span> / day</li>')
     expect(section).toMatch(/<caption>Budget writes<\/caption>.*<td class="num">\$190\.00<\/td><td class="num">\$230\.00<\/td>/s)
     expect(section).toContain('<p class="big">3 credits spent</p>')
     expect(section).toContain('<span class="badge b-blocked">blocked by policy</span>')

@@ -6,6 +6,7 @@ import type { RehearsalReport } from './report.js'
 
 /** The scorecard's own rules (the shared look is src/support/report-html.ts): summary tiles, the task index, tables that wrap at spaces. */
 export const SCORECARD_STYLE = `
+.nowrap{white-space:nowrap}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 td,th{overflow-wrap:normal;word-break:normal}td code,td.id,th code{overflow-wrap:anywhere}
 .three{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,11rem),1fr));gap:.5rem;margin:.6rem 0}

@@ -5,6 +5,8 @@ import { redactCredential, redactText, redactValue } from './redact.js'
 const KEY = 'svc_test_ownerAcme00000000000000000000000'
 const MASKED = 'svc_test_own…[redacted]'
 const TOKEN = `mcp_at_${'a'.repeat(40)}`
+/** The control plane's generated admin token: `sbx_admin_` + 32 random bytes in base64url. */
+const ADMIN = `sbx_admin_${'Qx-_9'.repeat(8)}abc`
 
 /** Every character as a JSON `\uXXXX` escape. */
 const jsonEscaped = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
@@ -26,6 +28,9 @@ describe('redaction', () => {
     ['lower-case percent escapes mixed with JSON escapes', `"${KEY.slice(0, 3)}%5f\\u0074${KEY.slice(5)}"`, `"${MASKED}"`],
     ['a path segment', `/api/v1/keys/svc%5Ftest%5F${KEY.slice(9)}/revoke`, `/api/v1/keys/${MASKED}/revoke`],
     ['an OAuth token', `token=${TOKEN.replaceAll('_', '%5F')}`, 'token=mcp_at_aaaaa…[redacted]'],
+    ['an admin token in a query', `?admin=${ADMIN}&x=1`, '?admin=sbx_admin_Qx…[redacted]&x=1'],
+    ['an admin token with every character JSON-escaped', `{"t":"${jsonEscaped(ADMIN)}"}`, '{"t":"sbx_admin_Qx…[redacted]"}'],
+    ['an admin token with every character percent-encoded', `t=${percentAll(ADMIN)}`, 't=sbx_admin_Qx…[redacted]'],
   ])('masks a key disguised in %s, keeping the text around it as written', (_where, text, shown) => {
     expect(redactText(text)).toBe(shown)
   })
@@ -50,8 +55,8 @@ describe('redaction', () => {
   })
 
   it('masks plain text exactly as the regular expression over the whole text does, near misses included', () => {
-    const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
-    const piece = fc.constantFrom('svc_', 'svc_test_', 'test_', 'mcp_', 'mcp_at_', 'mcp_rt_', 'mcp_ac_', 'mcp_xy_', 'at_', '-', '_', '"', ' ', 'é', 'A'.repeat(31), 'b'.repeat(32), '7'.repeat(39), 'z'.repeat(40), KEY, TOKEN, KEY.slice(0, 12))
+    const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}|sbx_admin_[A-Za-z0-9_-]{43}/g
+    const piece = fc.constantFrom('svc_', 'svc_test_', 'test_', 'mcp_', 'mcp_at_', 'mcp_rt_', 'mcp_ac_', 'mcp_xy_', 'at_', 'sbx_', 'sbx_admin_', '-', '_', '"', ' ', 'é', 'A'.repeat(31), 'b'.repeat(32), '7'.repeat(39), 'z'.repeat(40), 'c'.repeat(42), KEY, TOKEN, ADMIN, KEY.slice(0, 12))
     fc.assert(fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')), (text) => {
       expect(redactText(text)).toBe(text.replace(SECRET, (m) => `${m.slice(0, 12)}…[redacted]`))
     }), { numRuns: 3000 })

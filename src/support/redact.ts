@@ -4,10 +4,12 @@
  */
 
 /**
- * A key value (`svc_` (+ `test_`) + 32 characters, KEY-01) or an OAuth secret of the hosted-MCP
- * authorization server (`mcp_at_`/`mcp_rt_`/`mcp_ac_` + 40 characters).
+ * A key value (`svc_` (+ `test_`) + 32 characters, KEY-01), an OAuth secret of the hosted-MCP
+ * authorization server (`mcp_at_`/`mcp_rt_`/`mcp_ac_` + 40 characters), or a generated admin token
+ * of the control plane (`sbx_admin_` + 43 characters): an agent that sends the person's token
+ * anywhere (a query, a body) must not leave it in the journal either.
  */
-const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}/g
+const SECRET = /svc_(?:test_)?[A-Za-z0-9_-]{32}|mcp_(?:at|rt|ac)_[A-Za-z0-9]{40}|sbx_admin_[A-Za-z0-9_-]{43}/g
 const HAS_SECRET = new RegExp(SECRET.source)
 
 /**
@@ -18,8 +20,8 @@ const HAS_SECRET = new RegExp(SECRET.source)
  */
 const ENCODED_RUN = /(?:[\w-]|%[0-9A-Fa-f]{2}|\\+u[0-9A-Fa-f]{4}){36,}/g
 
-/** The longest a secret can be written (escapes behind up to two backslashes): 47 characters, each as `\\uXXXX`. */
-export const ENCODED_SECRET_MAX = 47 * 7
+/** The longest a secret can be written (escapes behind up to two backslashes): 53 characters (an admin token), each as `\\uXXXX`. */
+export const ENCODED_SECRET_MAX = 53 * 7
 
 /** A key value shown as its 12-character prefix, the way key records show it (KEY-02). */
 export function maskKey(value: string): string {
@@ -30,7 +32,7 @@ export function maskKey(value: string): string {
  * Replaces every key value and OAuth token in `text` by its masked prefix, also when written with
  * percent-encoding or JSON `\u` escapes (the rest of the text is left as written, so JSON stays
  * JSON). Masking only ever shortens text. Cheap enough for every exchange: plain text is searched
- * only when a secret's shape follows a `svc_`/`mcp_`, escapes only when it holds `%` or `\u`.
+ * only when a secret's shape follows a `svc_`/`mcp_`/`sbx_`, escapes only when it holds `%` or `\u`.
  */
 export function redactText(text: string): string {
   const plain = holdsPlainSecret(text) ? text.replace(SECRET, maskKey) : text
@@ -65,7 +67,7 @@ function oddBackslashesBefore(text: string, at: number): boolean {
 }
 
 /**
- * Whether `text` holds a match of `SECRET`, tried only where a `svc_` or `mcp_` starts: every audit
+ * Whether `text` holds a match of `SECRET`, tried only where a `svc_`, `mcp_` or `sbx_` starts: every audit
  * answer and row holds a stored 12-character key prefix (`svc_test_ben`), and running the
  * expression over the whole text for it was most of the cost of masking (bench/README.md).
  */
@@ -79,7 +81,7 @@ function holdsPlainSecret(text: string): boolean {
   return false
 }
 
-const SECRET_PREFIXES = ['svc_', 'mcp_']
+const SECRET_PREFIXES = ['svc_', 'mcp_', 'sbx_']
 
 /** `SECRET` anchored where `lastIndex` points (sticky). */
 const SECRET_AT = new RegExp(SECRET.source, 'y')
@@ -116,7 +118,7 @@ function redactDeep<T>(value: T): T {
  * stored 12-character key prefix (`svc_test_ben`, in every audit row) does not make a row suspect.
  */
 function suspect(text: string): boolean {
-  return text.length >= SHORTEST_SECRET && (text.includes('svc_') || text.includes('mcp_') || text.includes('%') || text.includes('\\u'))
+  return text.length >= SHORTEST_SECRET && (text.includes('svc_') || text.includes('mcp_') || text.includes('sbx_') || text.includes('\\u') || text.includes('%'))
 }
 
 const SHORTEST_SECRET = 36

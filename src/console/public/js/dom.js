@@ -2,6 +2,7 @@
 
 /** The console's one money format (money.js): Intl, the account currency, a real minus sign. */
 export { money, signedMoney } from './money.js'
+import { signedAmountParts } from './money.js'
 
 /** Creates an element: h('button', {type: 'button', onclick}, 'Approve'). */
 export function h(tag, attrs = {}, ...children) {
@@ -21,8 +22,17 @@ export function h(tag, attrs = {}, ...children) {
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)))
+    if (child instanceof Node) el.append(child)
+    else for (const part of signedAmountParts(String(child))) el.append(typeof part === 'string' ? document.createTextNode(part) : amountSpan(part.amount))
   }
+}
+
+// A signed amount never breaks after its sign (money.js, `signedAmountParts`).
+function amountSpan(amount) {
+  const span = document.createElement('span')
+  span.className = 'nowrap'
+  span.textContent = amount
+  return span
 }
 
 /** An SVG element (the chart). */

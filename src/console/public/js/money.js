@@ -33,3 +33,26 @@ export function money(amount, currency) {
 export function signedMoney(delta, currency) {
   return render(delta, currency, 'exceptZero')
 }
+
+// A signed amount: a sign, then a currency symbol or a three-letter code, then the number. Unicode
+// lets a line break between the sign and the symbol (both are prefix characters), so at 390 px a
+// "−" could end one line and "$20.00" start the next (issue 37).
+export const SIGNED_AMOUNT = /[\u2212+](?:\p{Sc}|[A-Z]{3}[\s\u00a0]?)\d[\d,.]*/gu
+
+/**
+ * `text` cut into its plain runs (strings) and its signed amounts (`{ amount }`), for a page to set
+ * each amount in a `nowrap` span: the words stay exactly as written (no invisible joiner that
+ * copy, paste and find would carry), only the line breaking changes.
+ */
+export function signedAmountParts(text) {
+  if (!text.includes('\u2212') && !text.includes('+')) return [text]
+  const parts = []
+  let last = 0
+  for (const match of text.matchAll(SIGNED_AMOUNT)) {
+    if (match.index > last) parts.push(text.slice(last, match.index))
+    parts.push({ amount: match[0] })
+    last = match.index + match[0].length
+  }
+  if (last < text.length) parts.push(text.slice(last))
+  return parts
+}

@@ -2,7 +2,7 @@
 // turns the tree into DOM nodes (data set as text, never parsed as HTML), and the rehearsal
 // scorecard (src/rehearse/html-report.ts, in Node) serializes it to HTML. Pure: no DOM, no fetch.
 import { when } from './dom.js'
-import { money, signedMoney } from './money.js'
+import { money, signedAmountParts, signedMoney } from './money.js'
 import { decisionLabel, reasonText, statusLabel, surfaceLabel } from './words.js'
 
 export const TOTALS = [['attempted', 'Writes attempted'], ['executed', 'Executed'], ['held', 'Held for review'], ['blocked', 'Blocked'], ['approved', 'Approved'], ['rejected', 'Rejected'], ['expired', 'Expired unreviewed'], ['pending', 'Waiting for review']]
@@ -71,7 +71,9 @@ function budgetTable(changes) {
 
 // Attribute order and escaping as a browser serializes (`outerHTML`), so both hosts give the same text.
 const attrName = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-const text = (s) => String(s).replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const escapeText = (s) => s.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+// A signed amount in a `nowrap` span, as dom.js sets it in the console (money.js, `signedAmountParts`).
+const text = (s) => signedAmountParts(String(s)).map((p) => (typeof p === 'string' ? escapeText(p) : `<span class="nowrap">${escapeText(p.amount)}</span>`)).join('')
 const attr = (s) => String(s).replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 function attrsOf(attrs) {
@@ -93,12 +95,23 @@ export function toHtml(nodes) {
 
 /** Builds DOM nodes from element trees (the browser: the console), every value set as text. */
 export function toDom(nodes, doc = document) {
-  return [nodes].flat(Infinity).map((n) => {
-    if (typeof n !== 'object' || n === null) return doc.createTextNode(String(n))
+  return [nodes].flat(Infinity).flatMap((n) => {
+    if (typeof n !== 'object' || n === null) return textNodes(String(n), doc)
     const node = doc.createElement(n.tag)
     for (const [k, v] of attrsOf(n.attrs)) node.setAttribute(k, v)
     node.append(...toDom(n.children, doc))
-    return node
+    return [node]
+  })
+}
+
+// Text, with each signed amount in a `nowrap` span (as `text` writes it for the scorecard).
+function textNodes(s, doc) {
+  return signedAmountParts(s).map((p) => {
+    if (typeof p === 'string') return doc.createTextNode(p)
+    const span = doc.createElement('span')
+    span.setAttribute('class', 'nowrap')
+    span.textContent = p.amount
+    return span
   })
 }
 
