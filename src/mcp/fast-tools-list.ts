@@ -10,12 +10,13 @@ import type { HostedCaller } from './hosted-auth.js'
 import { keyCaller } from './hosted-auth.js'
 import { hostAllowed } from './request-guard.js'
 import { MCP_PATH } from './hosted-paths.js'
+import type { ToolListPage } from './server.js'
 
 export interface FastToolsListOptions {
   ctx: AppContext
   sessions: McpSessions
-  /** The kept result text for a cursor, or null for one a server would refuse (`toolListResultText`). */
-  toolList: (cursor: unknown) => string | null
+  /** The kept page for a cursor, or null for one a server would refuse (`toolListPage`). */
+  toolList: (cursor: unknown) => ToolListPage | null
 }
 
 /**
@@ -38,12 +39,12 @@ export function fastToolsList(options: FastToolsListOptions): LateFastPath {
     readJsonObject(req, length, {
       take: (input, text) => {
         if (!isToolsList(input)) return false
-        const result = options.toolList((input.params as { cursor?: unknown } | undefined)?.cursor)
-        if (result === null) return false
+        const page = options.toolList((input.params as { cursor?: unknown } | undefined)?.cursor)
+        if (page === null) return false
         const exchange = new FastExchange(ctx, { host: 'base', path: MCP_PATH, query: {}, req, res })
         exchange.requestBody = text
         const sse = acceptOf(req).includes('text/event-stream')
-        const answer = listingAnswer({ result, id: input.id, sse, sessionId })
+        const answer = listingAnswer({ page, id: input.id, sse, sessionId })
         exchange.sendChunks(answer.headers, answer.body)
       },
       fallBack,

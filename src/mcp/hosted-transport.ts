@@ -7,6 +7,7 @@ import type { HostedCaller } from './hosted-auth.js'
 import { REQUEST_ID_HEADER } from '../support/request-id.js'
 import { sendChunks } from '../http/journal.js'
 import type { ChunkedBody } from '../http/write-chunks.js'
+import type { ToolListPage } from './server.js'
 
 /** Session bounds (sandbox decision): per credential, and for the whole table. */
 export const SESSION_LIMITS = { perCaller: 32, total: 10_000 } as const
@@ -61,8 +62,8 @@ export interface TransportOptions {
   caller: HostedCaller
   /** A server for this request, bound to the caller. */
   server: () => McpServer
-  /** The `tools/list` result text for a cursor, or null to let a server answer (`toolListResultText`). */
-  toolList?: (cursor: unknown) => string | null
+  /** The `tools/list` page for a cursor, or null to let a server answer (`toolListPage`). */
+  toolList?: (cursor: unknown) => ToolListPage | null
 }
 
 /**
@@ -99,9 +100,9 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
   // A `tools/list` needs no server of its own: the listing is the same for every caller. Sent as
   // the transport would send it (SSE when the client lists it, else JSON), from kept text.
   if (!initialize && isToolsList(body) && options.toolList && supportedVersion(req)) {
-    const result = options.toolList((body.params as { cursor?: unknown } | undefined)?.cursor)
-    if (result !== null) {
-      const listing = listingAnswer({ result, id: body.id, sse, sessionId })
+    const page = options.toolList((body.params as { cursor?: unknown } | undefined)?.cursor)
+    if (page !== null) {
+      const listing = listingAnswer({ page, id: body.id, sse, sessionId })
       res.set(listing.headers)
       return sendChunks(res, listing.body)
     }
@@ -124,37 +125,31 @@ export async function handleMcpPost(req: Request, res: Response, options: Transp
 }
 
 /**
- * The answer to a `tools/list` from its kept result text, as the SDK's transport would send it:
+ * The answer to a `tools/list` from its kept page, as the SDK's transport would send it:
  * SSE when the client lists `text/event-stream`, else JSON, the session id echoed. Shared by the
  * express path and the fast one (`fast-tools-list.ts`).
  */
-export function listingAnswer(options: { result: string; id: string | number; sse: boolean; sessionId: string | null }): { headers: Record<string, string>; body: ChunkedBody } {
+export function listingAnswer(options: { page: ToolListPage; id: string | number; sse: boolean; sessionId: string | null }): { headers: Record<string, string>; body: ChunkedBody } {
   const { sse } = options
   const headers: Record<string, string> = {}
   if (options.sessionId) headers['Mcp-Session-Id'] = options.sessionId
   if (sse) headers['Cache-Control'] = 'no-cache'
   const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(options.id)}}${sse ? '\n\n' : ''}`)
   const type = sse ? 'text/event-stream' : 'application/json; charset=utf-8'
-  return { headers, body: { status: 200, type, chunks: [keptListing(options.result, sse), tail] } }
+  return { headers, body: { status: 200, type, chunks: [keptListing(options.page, sse), tail] } }
 }
 
-const listings = new Map<string, { json: Buffer; sse: Buffer }>()
-
 /**
- * A `tools/list` result as the bytes that open its message, kept per result text (the same
- * string each time, so its hash is computed once): a 200-tool listing is 160 KB, and encoding it
- * per request cost more than the rest of the request.
+ * The bytes that open a page's message, kept on the page (the same page object each time for the
+ * server's own cursors): a 200-tool listing is 160 KB, and encoding it per request cost more than
+ * the rest of the request.
  */
-function keptListing(result: string, sse: boolean): Buffer {
-  let kept = listings.get(result)
-  if (!kept) {
-    const json = Buffer.from(`{"result":${result}`)
-    kept = { json, sse: Buffer.concat([Buffer.from('event: message\ndata: '), json]) }
-    // Bounded like the texts it is made from: a handful of pages are ever asked.
-    if (listings.size >= 256) listings.clear()
-    listings.set(result, kept)
+function keptListing(page: ToolListPage, sse: boolean): Buffer {
+  if (!page.bytes) {
+    const json = Buffer.from(`{"result":${page.text}`)
+    page.bytes = { json, sse: Buffer.concat([Buffer.from('event: message\ndata: '), json]) }
   }
-  return sse ? kept.sse : kept.json
+  return sse ? page.bytes.sse : page.bytes.json
 }
 
 /** A protocol version the SDK would refuse is left to it, so the refusal reads the same either way. */

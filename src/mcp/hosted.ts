@@ -9,7 +9,7 @@ import { mountOAuth, resourceUrls } from './hosted-oauth.js'
 import { MCP_PATH, SIGN_IN_PATH, isHostedMcpPath } from './hosted-paths.js'
 import { hostedAuth, hostedCaller } from './hosted-auth.js'
 import { McpSessions, handleMcpDelete, handleMcpPost } from './hosted-transport.js'
-import { createMcpServer, toolListResultText } from './server.js'
+import { createMcpServer, toolListPage } from './server.js'
 import { inProcessBackend } from './in-process-backend.js'
 import { fastToolsList } from './fast-tools-list.js'
 import { corsFor, hostGuard } from './request-guard.js'
@@ -41,7 +41,7 @@ export function hostedMcp(options: HostedMcpOptions = {}) {
       backend: inProcessBackend({ ctx, actor: () => hostedCaller(res).actor }),
     })
     app.use(MCP_PATH, corsFor(() => ctx.keyHeaders))
-    const toolList = (cursor: unknown) => toolListResultText({ pageSize: options.pageSize, catalog: ctx.deps.snapshot }, cursor)
+    const toolList = (cursor: unknown) => toolListPage({ pageSize: options.pageSize, catalog: ctx.deps.snapshot }, cursor)
     // From now on a plain `tools/list` is answered in front of express (`fast-tools-list.ts`).
     ctx.lateFastPaths.set('mcp-tools-list', fastToolsList({ ctx, sessions, toolList }))
     app.post(MCP_PATH, auth, express.json({ limit: JSON_LIMIT, verify: keepRawBody }), (req, res, next) => {

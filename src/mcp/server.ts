@@ -136,15 +136,25 @@ function decodeCursor(cursor: string | undefined): number {
   throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: pass back a nextCursor from tools/list.`)
 }
 
-const pageTexts = new WeakMap<readonly Tool[], Map<string, string>>()
+/**
+ * A `tools/list` page as `toolListPage` keeps it: the JSON text of its `result`, and a slot where a
+ * transport keeps the bytes it sends it with (hosted MCP: `listingAnswer`), kept and collected with
+ * the page.
+ */
+export interface ToolListPage {
+  readonly text: string
+  bytes?: { json: Buffer; sse: Buffer }
+}
+
+const pages = new WeakMap<readonly Tool[], Map<string, ToolListPage>>()
 
 /**
- * The JSON text of the `result` a server built with these options answers `tools/list` with for
- * `cursor` (the same lists, kept per table and catalog, and the same pages), or null for a cursor
- * it would refuse. Hosted MCP answers a stateless `tools/list` from it without building a server
- * per request: a 200-tool catalog's list costs a slice of kept text (issue 35: ≤ 5 ms p99).
+ * The page a server built with these options answers `tools/list` with for `cursor` (the same
+ * lists, kept per table and catalog, and the same pages), or null for a cursor it would refuse.
+ * Hosted MCP answers `tools/list` from it without building a server per request: a 200-tool
+ * catalog's list costs a lookup (issue 35: ≤ 5 ms p99).
  */
-export function toolListResultText(options: Pick<McpServerOptions, 'catalog' | 'pageSize' | 'tools'>, cursor: unknown): string | null {
+export function toolListPage(options: Pick<McpServerOptions, 'catalog' | 'pageSize' | 'tools'>, cursor: unknown): ToolListPage | null {
   const own = describedList(options.tools ?? MCP_TOOLS)
   const tools = options.catalog ? listOf(options.catalog, own) : own
   const pageSize = checkPageSize(options.pageSize) ?? tools.length
@@ -154,15 +164,17 @@ export function toolListResultText(options: Pick<McpServerOptions, 'catalog' | '
   } catch {
     return null
   }
-  let texts = pageTexts.get(tools)
-  if (!texts) pageTexts.set(tools, (texts = new Map()))
+  let kept = pages.get(tools)
+  if (!kept) pages.set(tools, (kept = new Map()))
   const key = `${offset}/${pageSize}`
-  let text = texts.get(key)
-  if (text === undefined) {
+  let page = kept.get(key)
+  if (page === undefined) {
     const next = offset + pageSize
-    text = JSON.stringify({ tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) })
-    // Bounded: a handful of page sizes and offsets are ever asked.
-    if (texts.size < 256) texts.set(key, text)
+    page = { text: JSON.stringify({ tools: tools.slice(offset, next), ...(next < tools.length ? { nextCursor: encodeCursor(next) } : {}) }) }
+    // Only the pages the server's own cursors name (a page boundary within the list, or the first)
+    // are kept: any other offset a caller makes up is answered but not kept, so what is kept stays
+    // one catalog's worth.
+    if (offset % pageSize === 0 && (offset === 0 || offset < tools.length)) kept.set(key, page)
   }
-  return text
+  return page
 }

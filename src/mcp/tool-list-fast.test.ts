@@ -7,7 +7,7 @@ import { KEYS, startSandbox } from '../test-support/http.js'
 import { syntheticCatalog } from '../test-support/synthetic-catalog.js'
 import { loadCatalog } from '../store/catalog-file.js'
 import { isModelledTool } from './modelled-tools.js'
-import { createMcpServer } from './server.js'
+import { createMcpServer, toolListPage } from './server.js'
 
 // Hosted MCP answers `tools/list` from kept text without building a server per request (issue 35's
 // ≤ 5 ms p99). The listing must be exactly the one a server built with the same options answers.
@@ -71,5 +71,23 @@ describe.each([
     expect(bad.body.error.code).toBe(-32602)
     const version = await hosted(sb, 'application/json', undefined, { 'mcp-protocol-version': '1999-01-01' })
     expect(version.status).toBe(400)
+  })
+})
+
+describe('kept tools/list pages', () => {
+  const cursor = (offset: number) => Buffer.from(JSON.stringify({ offset })).toString('base64url')
+  const names = (page: { text: string } | null) => (JSON.parse(page?.text ?? '{}') as { tools: Array<{ name: string }> }).tools.map((t) => t.name)
+
+  it('keeps the pages its own cursors name, and answers a made-up offset without keeping it', () => {
+    const options = { pageSize: 3 }
+    const all = names(toolListPage({}, undefined))
+    expect(all.length).toBeGreaterThan(6)
+    expect(toolListPage(options, undefined)).toBe(toolListPage(options, undefined))
+    expect(toolListPage(options, cursor(3))).toBe(toolListPage(options, cursor(3)))
+    // Between boundaries and far past the end: right answers, a new page each time (nothing kept).
+    expect(names(toolListPage(options, cursor(4)))).toEqual(all.slice(4, 7))
+    expect(toolListPage(options, cursor(4))).not.toBe(toolListPage(options, cursor(4)))
+    expect(names(toolListPage(options, cursor(3 * 1_000_000)))).toEqual([])
+    expect(toolListPage(options, cursor(3 * 1_000_000))).not.toBe(toolListPage(options, cursor(3 * 1_000_000)))
   })
 })
