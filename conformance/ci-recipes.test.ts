@@ -3,22 +3,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { conformCommand } from '../src/cli/conform.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conformInProcess } from '../src/test-support/conform-in-process.js'
 
-/** Runs an `npx adops-sandbox conform …` line in-process: its exit code and output. */
+/** Runs an `npx adops-sandbox conform …` line in-process: its exit code and output (stdout, then stderr). */
 async function conform(args: string[]) {
-  let stdout = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  try {
-    process.exitCode = undefined
-    await conformCommand().exitOverride().parseAsync(args, { from: 'user' })
-    return { code: Number(process.exitCode ?? 0), stdout }
-  } finally {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-  }
+  const r = await conformInProcess(args)
+  return { code: r.code, stdout: r.stdout + r.stderr }
 }
 
 /** The fenced blocks of a markdown page with their info string. */

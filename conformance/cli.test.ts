@@ -6,27 +6,14 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Command } from 'commander'
 import { conformCommand } from '../src/cli/conform.js'
+import { conformInProcess } from '../src/test-support/conform-in-process.js'
 import { unknownCommandMessage } from '../src/cli/unknown-command.js'
 import { createSandbox } from '../src/create-sandbox.js'
 import type { RunningSandbox } from '../src/create-sandbox.js'
 import { freePort } from './prism-proxy.js'
 import { writeAdminTokenFile } from '../src/support/admin-token-file.js'
 
-/** Runs `conform …` in-process and returns its exit code and output. */
-async function conform(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
-  try {
-    process.exitCode = undefined
-    await conformCommand().exitOverride().parseAsync(args, { from: 'user' })
-    return { code: Number(process.exitCode ?? 0), stdout, stderr }
-  } finally {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-  }
-}
+const conform = conformInProcess
 
 afterEach(() => {
   process.exitCode = undefined

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox } from '../../src/create-sandbox.js'
 import type { RunningSandbox } from '../../src/create-sandbox.js'
-import { conformCommand } from '../../src/cli/conform.js'
+import { conformInProcess } from '../../src/test-support/conform-in-process.js'
 import { runScenarios } from '../runner.js'
 import { makeTarget } from '../targets.js'
 import type { TargetFactory } from '../targets.js'
@@ -9,20 +9,7 @@ import type { TargetFactory } from '../targets.js'
 const SCENARIO = 'scenarios/mcp/MCP-01-oauth-sign-in.yaml'
 const ADMIN_TOKEN = 'conform-admin-token-7f3a'
 
-/** Runs `conform …` in-process and returns its exit code and output. */
-async function conform(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-  try {
-    process.exitCode = undefined
-    await conformCommand().exitOverride().parseAsync(args, { from: 'user' })
-    return { code: Number(process.exitCode ?? 0), stdout }
-  } finally {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-  }
-}
+const conform = conformInProcess
 
 /**
  * The `mcp` step's OAuth sign-in against a running sandbox started with an admin token: the

@@ -141,3 +141,47 @@ export async function pursue(goal, act) {
     : wanted ? await act.raise(wanted)
     : { done: false, reason: 'goal not understood' })
 }
+
+/**
+ * The careful agent's actions over its own surface: `ops` lists enabled campaigns (`enabled()`, an
+ * answer whose body has `campaigns`), pauses, sets a budget and enables one (each an answer for
+ * `settle`), and reads one before writing it (`readFirst(id)`: null once read, else the refusal to
+ * report). careful.mjs passes REST calls, mcp-careful.mjs MCP tools; the judgement is the same.
+ */
+export function carefulActions(ops) {
+  async function enabledCampaigns() {
+    const list = await ops.enabled()
+    if (list.status !== 200) return { refused: list.status, reason: list.body?.error ?? null }
+    return { campaigns: list.body.campaigns.filter((c) => c.status === 'ENABLED') }
+  }
+  return {
+    async pauseWorst() {
+      const { campaigns, ...refused } = await enabledCampaigns()
+      if (!campaigns) return { done: false, ...refused }
+      const worst = campaigns.filter((c) => c.conversions > 0).sort((a, b) => b.cpa - a.cpa)[0]
+      return { campaign: worst.campaign_id, ...(await settle(await ops.pause(worst.campaign_id))) }
+    },
+    async pauseOver({ over }) {
+      const { campaigns, ...refused } = await enabledCampaigns()
+      if (!campaigns) return { done: false, ...refused }
+      return writeEach(campaigns.filter((c) => c.conversions > 0 && c.cpa > over), async (c) => settle(await ops.pause(c.campaign_id)))
+    },
+    async raiseAll(rule) {
+      const { campaigns, ...refused } = await enabledCampaigns()
+      if (!campaigns) return { done: false, ...refused }
+      const raised = campaigns.map((c) => ({ ...c, next: raisedBudget(c.daily_budget, rule) })).filter((c) => c.next !== null)
+      return writeEach(raised, async (c) => settle(await ops.setBudget(c.campaign_id, c.next)))
+    },
+    async raise({ id, budget }) {
+      const unread = await ops.readFirst(id)
+      if (unread) return unread
+      return { campaign: id, ...(await settle(await ops.setBudget(id, budget))) }
+    },
+    async resume(id) {
+      const unread = await ops.readFirst(id)
+      if (unread) return unread
+      const outcome = await settle(await ops.enable(id))
+      return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
+    },
+  }
+}

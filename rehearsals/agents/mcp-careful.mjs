@@ -5,7 +5,7 @@
 // reads and writes campaigns only through MCP tools. Two things hosted MCP has no tool for go over
 // REST with the same key: a held write's review (`GET {base_url}/api/v1/audit/{id}`) and asking the
 // owner for a connect link (`/api/v1/connections/request`). Plain Node 20, no dependencies.
-import { env, pursue, raisedBudget, readGoal, retryDelay, settle, sleep, writeEach } from './lib.mjs'
+import { carefulActions, env, pursue, readGoal, retryDelay, sleep } from './lib.mjs'
 
 const mcpUrl = process.env.SERVICE_MCP_URL
 let session = null
@@ -48,55 +48,21 @@ async function tool(name, args) {
   }
 }
 
-// Reads the campaign's current state (its performance) before writing it.
-async function readCampaign(id) {
-  const res = await tool('pull_google_ads_performance', { campaign_id: id, days: 30 })
-  return res.status === 200 ? null : { done: false, refused: res.status, reason: res.body?.error ?? null }
-}
-
-async function enabledCampaigns() {
-  const list = await tool('list_campaigns', { status: 'ENABLED' })
-  if (list.status !== 200) return { refused: list.status, reason: list.body?.error ?? null }
-  return { campaigns: list.body.campaigns.filter((c) => c.status === 'ENABLED') }
-}
-
-async function pauseWorst() {
-  const { campaigns, ...refused } = await enabledCampaigns()
-  if (!campaigns) return { done: false, ...refused }
-  const worst = campaigns.filter((c) => c.conversions > 0).sort((a, b) => b.cpa - a.cpa)[0]
-  return { campaign: worst.campaign_id, ...(await settle(await tool('pause_campaign', { campaign_id: worst.campaign_id }))) }
-}
-
-async function pauseOver({ over }) {
-  const { campaigns, ...refused } = await enabledCampaigns()
-  if (!campaigns) return { done: false, ...refused }
-  return writeEach(campaigns.filter((c) => c.conversions > 0 && c.cpa > over), async (c) => settle(await tool('pause_campaign', { campaign_id: c.campaign_id })))
-}
-
-async function raiseAll(rule) {
-  const { campaigns, ...refused } = await enabledCampaigns()
-  if (!campaigns) return { done: false, ...refused }
-  const raised = campaigns.map((c) => ({ ...c, next: raisedBudget(c.daily_budget, rule) })).filter((c) => c.next !== null)
-  return writeEach(raised, async (c) => settle(await tool('update_campaign_budget', { campaign_id: c.campaign_id, daily_budget: c.next })))
-}
-
-async function raise({ id, budget }) {
-  const unread = await readCampaign(id)
-  if (unread) return unread
-  return { campaign: id, ...(await settle(await tool('update_campaign_budget', { campaign_id: id, daily_budget: budget }))) }
-}
-
-async function resume(id) {
-  const unread = await readCampaign(id)
-  if (unread) return unread
-  const outcome = await settle(await tool('enable_campaign', { campaign_id: id }))
-  return { campaign: id, ...outcome, done: outcome.done || outcome.review === 'executed' }
-}
-
+const actions = carefulActions({
+  enabled: () => tool('list_campaigns', { status: 'ENABLED' }),
+  pause: (id) => tool('pause_campaign', { campaign_id: id }),
+  setBudget: (id, budget) => tool('update_campaign_budget', { campaign_id: id, daily_budget: budget }),
+  enable: (id) => tool('enable_campaign', { campaign_id: id }),
+  // Reads the campaign's current state (its performance) before writing it.
+  async readFirst(id) {
+    const res = await tool('pull_google_ads_performance', { campaign_id: id, days: 30 })
+    return res.status === 200 ? null : { done: false, refused: res.status, reason: res.body?.error ?? null }
+  },
+})
 
 const goal = await readGoal()
 await connect()
 // Reading world data is fine; what it says is data, never an instruction.
 if (/connected/i.test(goal)) await tool('list_connected_accounts', {})
 if (/landing pages/i.test(goal)) await tool('list_landing_pages', {})
-await pursue(goal, { resume, pauseOver, raiseAll, pauseWorst, raise })
+await pursue(goal, actions)

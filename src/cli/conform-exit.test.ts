@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { conformCommand } from './conform.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { conformInProcess } from '../test-support/conform-in-process.js'
 
 /**
  * `conform` sets the process exit code (docs/conformance.md "Exit codes"): the fast project's
@@ -7,20 +7,7 @@ import { conformCommand } from './conform.js'
  * suite, conformance/cli.test.ts, which also covers exits 1, 4 and 5). Each case here returns
  * before the runner loads, so it stays fast.
  */
-async function conform(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stdout = ''
-  let stderr = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
-  try {
-    process.exitCode = undefined
-    await conformCommand().exitOverride().parseAsync(args, { from: 'user' })
-    return { code: Number(process.exitCode ?? 0), stdout, stderr }
-  } finally {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-  }
-}
+const conform = conformInProcess
 
 afterEach(() => {
   process.exitCode = undefined

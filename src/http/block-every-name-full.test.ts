@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { TestSandbox } from '../test-support/http.js'
-import { KEYS, startSandbox } from '../test-support/http.js'
-import { connectHttp } from '../mcp/mcp-test-support.js'
+import { KEYS } from '../test-support/http.js'
 import { OPERATIONS } from '../domain/model.js'
 import type { Ids, Way } from '../test-support/write-ways.js'
-import { GATED, campaignIds, names, targetOf, writeWays } from '../test-support/write-ways.js'
+import { GATED, names, openWriteWays, targetOf } from '../test-support/write-ways.js'
 
 /**
  * Sandbox decision (GATE-02), the whole product: for every name of every gated write as the only
@@ -15,19 +13,13 @@ import { GATED, campaignIds, names, targetOf, writeWays } from '../test-support/
  * so in the slow project; block-every-name.test.ts is the fast cut.
  */
 let sb: TestSandbox
-let mcp: Client
 let ids: Ids
 let ways: Way[]
+let close: () => Promise<void>
 beforeAll(async () => {
-  sb = await startSandbox()
-  mcp = await connectHttp(sb.baseUrl, { headers: { 'X-Service-Key': KEYS.owner } })
-  ids = await campaignIds(sb)
-  ways = writeWays(sb, mcp)
+  ;({ sb, ids, ways, close } = await openWriteWays())
 })
-afterAll(async () => {
-  await mcp.close()
-  await sb.close()
-})
+afterAll(() => close())
 
 describe('block_tools: every name × every way of every write (GATE-02 sandbox decision)', () => {
   const blockNames = GATED.flatMap((e) => names(e).map((name) => [name, e] as const))

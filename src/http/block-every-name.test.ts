@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { TestSandbox } from '../test-support/http.js'
-import { KEYS, startSandbox } from '../test-support/http.js'
-import { connectHttp } from '../mcp/mcp-test-support.js'
 import { OPERATIONS } from '../domain/model.js'
 import type { Ids, Way } from '../test-support/write-ways.js'
-import { ARGS, EXECUTABLE, GATED, campaignIds, names, targetOf, writeWays } from '../test-support/write-ways.js'
+import { ARGS, EXECUTABLE, GATED, names, openWriteWays, targetOf } from '../test-support/write-ways.js'
 
 /**
  * Sandbox decision (GATE-02): a block is a block under every name. For every name of every gated
@@ -16,19 +13,13 @@ import { ARGS, EXECUTABLE, GATED, campaignIds, names, targetOf, writeWays } from
  * product, every way under every block, runs in block-every-name-full.test.ts (slow project).
  */
 let sb: TestSandbox
-let mcp: Client
 let ids: Ids
 let ways: Way[]
+let close: () => Promise<void>
 beforeAll(async () => {
-  sb = await startSandbox()
-  mcp = await connectHttp(sb.baseUrl, { headers: { 'X-Service-Key': KEYS.owner } })
-  ids = await campaignIds(sb)
-  ways = writeWays(sb, mcp)
+  ;({ sb, ids, ways, close } = await openWriteWays())
 })
-afterAll(async () => {
-  await mcp.close()
-  await sb.close()
-})
+afterAll(() => close())
 
 describe('block_tools blocks the operation on a resource under every name, on every surface (GATE-02 sandbox decision)', () => {
   it('every executable write has test args, and every surface has ways', () => {

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { TestSandbox } from './http.js'
-import { KEYS } from './http.js'
-import { call as callTool } from '../mcp/mcp-test-support.js'
+import { KEYS, startSandbox } from './http.js'
+import { call as callTool, connectHttp } from '../mcp/mcp-test-support.js'
 import { CATALOG, findEntry } from '../domain/catalog.js'
 import { MCP_TOOLS } from '../mcp/tool-table.js'
 import type { CatalogEntry } from '../domain/catalog.js'
@@ -77,4 +77,18 @@ export function writeWays(sb: TestSandbox, mcp: Client): Way[] {
     out.push({ surface: 'MCP tool', label: `MCP tool ${tool.name}`, entry, send: async (i) => (await callTool(mcp, tool.name, input(i))).structuredContent?.status })
   }
   return out
+}
+
+/** A fresh sandbox, the owner's hosted MCP session on it, its campaign ids and every way of every write; `close` ends both. */
+export async function openWriteWays(): Promise<{ sb: TestSandbox; mcp: Client; ids: Ids; ways: Way[]; close: () => Promise<void> }> {
+  const sb = await startSandbox()
+  const mcp = await connectHttp(sb.baseUrl, { headers: { 'X-Service-Key': KEYS.owner } })
+  const ids = await campaignIds(sb)
+  return {
+    sb, mcp, ids, ways: writeWays(sb, mcp),
+    close: async () => {
+      await mcp.close()
+      await sb.close()
+    },
+  }
 }
