@@ -41,11 +41,13 @@ export class LastKept {
   #kept: KeptBody = { text: '', truncated: null }
 
   keep(body: SentBody, cap: number): KeptBody {
+    // The common case on every exchange, a short body sent again as the very same text, builds no window.
+    if (body === this.#head && this.#whole && cap === this.#cap) return this.#kept
     const window = windowOf(body, cap)
     if (this.#head !== null && cap === this.#cap && window.whole === this.#whole && sameHead(window.head, this.#head)) {
       const truncated = this.#kept.truncated
       // The window is the same; a long body's length past it may not be.
-      return truncated ? { text: this.#kept.text, truncated: { bytes: window.bytes(), kept_bytes: truncated.kept_bytes } } : this.#kept
+      return truncated ? { text: this.#kept.text, truncated: { bytes: bytesOf(window), kept_bytes: truncated.kept_bytes } } : this.#kept
     }
     const { kept, clean } = keepWindow(window, cap)
     this.#head = clean ? copyHead(window.head, body) : null
@@ -61,22 +63,27 @@ interface BodyWindow {
   head: string | Buffer
   /** The head is the whole body. */
   whole: boolean
-  /** The body's length in UTF-8 bytes. */
-  bytes: () => number
+  body: SentBody
+  /** The body's length in UTF-8 bytes, or -1 for text, counted only when a cut needs it (`bytesOf`). */
+  total: number
+}
+
+function bytesOf(window: BodyWindow): number {
+  return window.total >= 0 ? window.total : Buffer.byteLength(window.body as string)
 }
 
 function windowOf(body: SentBody, cap: number): BodyWindow {
   const size = cap + 2 * ENCODED_SECRET_MAX
   if (typeof body === 'string') {
     const head = body.length <= size ? body : body.slice(0, size)
-    return { head, whole: head.length === body.length, bytes: () => Buffer.byteLength(body) }
+    return { head, whole: head.length === body.length, body, total: -1 }
   }
   const chunks: readonly Buffer[] = Buffer.isBuffer(body) ? [body] : body
   let total = 0
   for (const chunk of chunks) total += chunk.length
   // A character takes at least one byte, so `size` bytes hold at least the window's characters.
   const head = chunks.length === 1 || chunks[0].length >= size ? chunks[0].subarray(0, size) : Buffer.concat(chunks, Math.min(size, total))
-  return { head, whole: size >= total, bytes: () => total }
+  return { head, whole: size >= total, body, total }
 }
 
 function keepWindow(window: BodyWindow, cap: number): { kept: KeptBody; clean: boolean } {
@@ -87,7 +94,7 @@ function keepWindow(window: BodyWindow, cap: number): { kept: KeptBody; clean: b
   // Masking only shortens, so whatever the window's end cut of a secret lies in its last ENCODED_SECRET_MAX characters.
   const end = window.whole ? cap : Math.min(cap, masked.length - ENCODED_SECRET_MAX)
   const kept = copyOf(dropLoneHighSurrogate(masked.slice(0, end)))
-  return { kept: { text: kept, truncated: { bytes: window.bytes(), kept_bytes: Buffer.byteLength(kept) } }, clean }
+  return { kept: { text: kept, truncated: { bytes: bytesOf(window), kept_bytes: Buffer.byteLength(kept) } }, clean }
 }
 
 function sameHead(a: string | Buffer, b: string | Buffer): boolean {

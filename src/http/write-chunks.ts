@@ -20,6 +20,6 @@ export function writeChunks(res: ServerResponse, body: ChunkedBody): void {
   res.setHeader('Content-Length', length)
   res.cork()
   for (let i = 0; i < body.chunks.length - 1; i++) res.write(body.chunks[i])
+  // `end` uncorks the socket fully: headers and every chunk go in one write.
   res.end(body.chunks.at(-1))
-  res.uncork()
 }
